@@ -1,0 +1,46 @@
+"""The ``cardavia`` command: one subcommand per module in :mod:`cardavia.commands`.
+
+Each command module defines ``register(subparsers)``, which adds its parser and sets
+``func`` to a function taking the parsed arguments and returning the exit status.
+Bad input is reported as a message on standard error, never as a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+#: Command modules, in the order ``cardavia --help`` lists them.
+COMMANDS = ("check", "score", "replay", "simulate", "play", "rules", "serve")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="cardavia", description="Chinese mahjong variants as data.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"cardavia.commands.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"cardavia.commands.{name}":
+                continue  # that command is not part of this build
+            raise
+        module.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Subcommands of ``cardavia``; see :mod:`cardavia.cli`."""

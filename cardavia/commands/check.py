@@ -1,0 +1,43 @@
+"""``cardavia check VARIANT|PATH...``: compile variants, print a summary or every problem."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from compiler import VariantError, load_variant
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("check", help="compile variants and summarise them",
+                       description="Compile each variant (a shipped name or a YAML path) and print a summary, "
+                                   "or every problem with its file:line:column. Exit status 1 on any error.")
+    p.add_argument("variants", nargs="+", metavar="VARIANT", help="hk, mcr, sichuan, or a path to a YAML file")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    status = 0
+    for i, name in enumerate(args.variants):
+        if i:
+            print()
+        try:
+            variant = load_variant(name)
+        except VariantError as exc:
+            for problem in exc.problems:
+                print(f"error: {problem}", file=sys.stderr)
+            status = 1
+            continue
+        print("\n".join(variant.summary_lines()))
+        for line in _extra_lines(variant):
+            print(line)
+    return status
+
+
+def _extra_lines(variant: object) -> list[str]:
+    """Lines other parts add to the summary (e.g. missing translations), if installed."""
+    try:
+        from cardavia.render.catalog import missing_translation_lines  # type: ignore[import-not-found]
+    except ImportError:
+        return []
+    return missing_translation_lines(variant)

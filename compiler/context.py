@@ -1,0 +1,106 @@
+"""What pattern conditions see: one arrangement of a hand and the win context.
+
+``PATTERN_NAMES`` is the vocabulary (name -> type, description) checked at compile
+time; :class:`HandContext` provides the same names at run time as plain attributes,
+with the expensive ones (the tiles the hand waited on) computed only when asked.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .arrangements import Arrangement, ShapeSpec, waiting_tiles
+from .expressions import BOOL, GROUP, INT, STR, TILE, Type, list_of
+from .groups import TILES
+from .hand import Hand
+
+PATTERN_NAMES: dict[str, tuple[Type, str]] = {
+    "shape": (STR, "the id of the winning shape (from scoring.shapes)"),
+    "groups": (list_of(GROUP), "every group of the arrangement: sets, pairs, knitted runs, single tiles"),
+    "sets": (list_of(GROUP), "the chows, pungs and kongs (declared ones included)"),
+    "chows": (list_of(GROUP), "the chows"),
+    "pungs": (list_of(GROUP), "the pungs and kongs"),
+    "kongs": (list_of(GROUP), "the kongs"),
+    "pairs": (list_of(GROUP), "the pairs (seven for seven pairs)"),
+    "pair": (GROUP, "the pair of a hand with exactly one pair; otherwise an empty group"),
+    "knitted": (list_of(GROUP), "the knitted runs (147m, 258p, 369s ...)"),
+    "declared": (list_of(GROUP), "the sets declared during play, concealed kongs included"),
+    "tiles": (list_of(TILE), "every tile of the hand, winning tile and declared sets included (a kong is 4)"),
+    "concealed_tiles": (list_of(TILE), "the tiles not in declared sets, winning tile included"),
+    "win": (TILE, "the winning tile"),
+    "win_group": (GROUP, "the group the winning tile completes in this arrangement"),
+    "wait": (STR, "how the winning tile completed its group: edge, closed, side, single, pung or none"),
+    "waits": (list_of(TILE), "every tile that would have completed the hand (copies not counted)"),
+    "self_drawn": (BOOL, "the winning tile was drawn"),
+    "kong_replacement": (BOOL, "won on the replacement tile after a kong"),
+    "robbing_kong": (BOOL, "won on a tile added to another player's pung"),
+    "last_wall_tile": (BOOL, "won with the last tile of the wall (drawn, or the discard after the last draw)"),
+    "last_tile_of_kind": (BOOL, "the other three copies of the winning tile were visible"),
+    "seat_wind": (TILE, "the winner's seat wind (1z-4z)"),
+    "round_wind": (TILE, "the round wind (1z-4z)"),
+    "seat": (INT, "the winner's seat number: East 1, South 2, West 3, North 4"),
+    "flowers": (list_of(TILE), "the winner's flowers and seasons"),
+    "missing_suit": (STR, "the declared missing suit (m, p, s), or \"\""),
+}
+
+
+class _NoGroup:
+    """The ``pair`` of a hand without exactly one pair: every property false or empty."""
+
+    kind = ""
+    chow = pung = kong = pair = knitted = single = False
+    suited = honor = wind = dragon = terminal = simple = outside = False
+    concealed = declared = has_win = False
+    suit = ""
+    rank = 0
+    size = 0
+    tiles: list[Any] = []
+    tile = None
+    middle = None
+
+    def __repr__(self) -> str:
+        return "-"
+
+
+NO_GROUP = _NoGroup()
+
+
+class HandContext:
+    """One arrangement of one hand, as pattern expressions read it."""
+
+    def __init__(self, hand: Hand, arr: Arrangement, shapes: tuple[ShapeSpec, ...]) -> None:
+        self._hand = hand
+        self._shapes = shapes
+        self._waits: list[Any] | None = None
+        self.shape = arr.shape
+        self.groups = arr.groups
+        sets = arr.sets
+        self.sets = sets
+        self.chows = [g for g in sets if g.chow]
+        self.pungs = [g for g in sets if g.pung]
+        self.kongs = [g for g in sets if g.kong]
+        self.pairs = arr.pairs
+        self.pair = arr.pairs[0] if len(arr.pairs) == 1 else NO_GROUP
+        self.knitted = [g for g in arr.groups if g.knitted]
+        self.declared = [g for g in arr.groups if g.declared]
+        self.tiles = [TILES[k] for k in hand.all_tiles]
+        self.concealed_tiles = [TILES[k] for k in hand.concealed] + [TILES[hand.win_tile]]
+        self.win = TILES[hand.win_tile]
+        self.win_group = arr.win_group if arr.win_group is not None else NO_GROUP
+        self.wait = arr.wait
+        self.self_drawn = hand.self_drawn
+        self.kong_replacement = hand.kong_replacement
+        self.robbing_kong = hand.robbing_kong
+        self.last_wall_tile = hand.last_wall_tile
+        self.last_tile_of_kind = hand.last_tile_of_kind
+        self.seat_wind = TILES[hand.seat_wind]
+        self.round_wind = TILES[hand.round_wind]
+        self.seat = hand.seat_wind - 26
+        self.flowers = [TILES[k] for k in hand.flowers]
+        self.missing_suit = hand.missing_suit or ""
+
+    @property
+    def waits(self) -> list[Any]:
+        if self._waits is None:
+            self._waits = [TILES[k] for k in waiting_tiles(self._hand, self._shapes)]
+        return self._waits

@@ -1,0 +1,41 @@
+"""The compiler's one error type, carrying every problem found with its location."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One problem in a variant file: where (file, 1-based line and column) and what."""
+
+    file: str
+    line: int
+    column: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}: {self.message}"
+
+
+class VariantError(Exception):
+    """A variant file that cannot be compiled; ``problems`` lists all that were found."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = sorted(problems, key=lambda p: (p.file, p.line, p.column))
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+class Report:
+    """Collects problems across compiler stages; a stage that added problems stops the pipeline."""
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.problems: list[Problem] = []
+
+    def add(self, line: int, column: int, message: str) -> None:
+        self.problems.append(Problem(self.file, line, column, message))
+
+    def raise_if_any(self) -> None:
+        if self.problems:
+            raise VariantError(self.problems)

@@ -1,0 +1,103 @@
+"""Groups of tiles inside an arrangement (sets, pairs, knitted runs, single tiles).
+
+Every property a pattern condition may ask of a group is computed once, when the
+group is built, so compiled conditions read plain attributes.
+"""
+
+from __future__ import annotations
+
+from .tiles import CODES, is_dragon, is_honor, is_terminal, is_wind, rank_of, suit_of
+
+GROUP_KINDS = ("chow", "pung", "kong", "pair", "knitted", "single")
+
+
+class Tile:
+    """A tile kind as pattern conditions see it (``t.suit``, ``t.rank``, ``t.dragon`` ...)."""
+
+    __slots__ = ("kind", "code", "suit", "rank", "suited", "honor", "wind", "dragon", "terminal",
+                 "simple", "outside", "bonus")
+
+    def __init__(self, kind: int) -> None:
+        self.kind = kind
+        self.code = CODES[kind]
+        self.suit = suit_of(kind)
+        self.rank = rank_of(kind)
+        self.suited = kind < 27
+        self.honor = is_honor(kind)
+        self.wind = is_wind(kind)
+        self.dragon = is_dragon(kind)
+        self.terminal = is_terminal(kind)
+        self.simple = self.suited and not self.terminal
+        self.outside = self.terminal or self.honor
+        self.bonus = kind >= 34
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Tile) and other.kind == self.kind
+
+    def __hash__(self) -> int:
+        return self.kind
+
+    def __lt__(self, other: "Tile") -> bool:
+        return self.kind < other.kind
+
+    def __repr__(self) -> str:
+        return self.code
+
+
+#: One shared object per kind: conditions compare tiles by identity-equal kinds.
+TILES: tuple[Tile, ...] = tuple(Tile(k) for k in range(42))
+
+
+class Group:
+    """A set, pair or other group of an arrangement."""
+
+    __slots__ = ("kind", "first", "tiles", "concealed", "declared", "has_win", "suit", "rank", "tile",
+                 "chow", "pung", "kong", "pair", "knitted", "single", "suited", "honor", "wind", "dragon",
+                 "terminal", "simple", "outside", "middle", "size", "kinds")
+
+    def __init__(self, kind: str, first: int, tiles: tuple[int, ...], concealed: bool, declared: bool,
+                 has_win: bool = False) -> None:
+        self.kind = kind
+        self.first = first
+        self.kinds = tiles
+        self.tiles = [TILES[k] for k in tiles]
+        self.size = len(tiles)
+        self.concealed = concealed
+        self.declared = declared
+        self.has_win = has_win
+        t = TILES[first]
+        self.tile = t
+        self.suit = t.suit
+        self.rank = t.rank
+        self.chow = kind == "chow"
+        self.kong = kind == "kong"
+        self.pung = kind in ("pung", "kong")
+        self.pair = kind == "pair"
+        self.knitted = kind == "knitted"
+        self.single = kind == "single"
+        self.suited = t.suited
+        self.honor = t.honor
+        self.wind = t.wind
+        self.dragon = t.dragon
+        # Properties of every tile of the group.
+        self.terminal = all(TILES[k].terminal for k in tiles)
+        self.simple = all(TILES[k].simple for k in tiles)
+        self.outside = any(TILES[k].outside for k in tiles)
+        self.middle = TILES[first + 1] if kind == "chow" else t
+
+    def __repr__(self) -> str:
+        text = "".join(str(TILES[k].rank) for k in self.kinds) + self.suit
+        if self.declared:
+            return "{" + text + "}" if self.concealed else "[" + text + "]"
+        return text + ("*" if self.has_win else "")
+
+    def key(self) -> tuple[str, int, bool, bool]:
+        return (self.kind, self.first, self.concealed, self.declared)
+
+
+def group_tiles(kind: str, first: int) -> tuple[int, ...]:
+    if kind == "chow":
+        return (first, first + 1, first + 2)
+    if kind == "knitted":
+        return (first, first + 3, first + 6)
+    return (first,) * {"pung": 3, "kong": 4, "pair": 2, "single": 1}[kind]

@@ -1,0 +1,282 @@
+"""A hand to score: concealed tiles, declared sets, the winning tile and the win context.
+
+Built from the hand notation of contracts.md (for people) or from the JSON scoring
+input (for programs); both paths validate the same way and raise :class:`HandError`
+with a message that says which part is wrong.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from .tiles import (
+    CODES,
+    NUM_KINDS,
+    TileError,
+    format_tiles,
+    is_bonus,
+    kind_of,
+    parse_tiles,
+    wind_kind,
+    WIND_LETTERS,
+)
+
+MELD_KINDS = ("chow", "pung", "kong")
+
+
+class HandError(ValueError):
+    """A hand or scoring request that cannot be scored as given."""
+
+
+@dataclass(frozen=True)
+class Meld:
+    """A declared set. Chows and pungs are exposed; a kong may be concealed."""
+
+    kind: str
+    tiles: tuple[int, ...]
+    concealed: bool = False
+
+    def notation(self) -> str:
+        text = format_tiles(self.tiles)
+        return "{" + text + "}" if self.concealed else "[" + text + "]"
+
+
+@dataclass(frozen=True)
+class Hand:
+    concealed: tuple[int, ...]
+    melds: tuple[Meld, ...]
+    win_tile: int
+    flowers: tuple[int, ...] = ()
+    self_drawn: bool = False
+    seat_wind: int = 27
+    round_wind: int = 27
+    last_tile_of_kind: bool = False
+    kong_replacement: bool = False
+    robbing_kong: bool = False
+    last_wall_tile: bool = False
+    missing_suit: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def all_tiles(self) -> list[int]:
+        """Every tile of the hand structure (concealed, win tile, melds), no bonus tiles."""
+        tiles = list(self.concealed) + [self.win_tile]
+        for meld in self.melds:
+            tiles.extend(meld.tiles)
+        return tiles
+
+    def counts(self) -> list[int]:
+        counts = [0] * NUM_KINDS
+        for k in self.all_tiles:
+            counts[k] += 1
+        return counts
+
+    def notation(self) -> str:
+        parts = [format_tiles(sorted(self.concealed))] if self.concealed else []
+        parts += [m.notation() for m in self.melds]
+        if self.flowers:
+            parts.append(format_tiles(sorted(self.flowers)))
+        parts.append("+" + CODES[self.win_tile])
+        return " ".join(parts)
+
+
+# ------------------------------------------------------------------ validation
+
+def _meld(kind: str, tiles: list[int], concealed: bool, where: str) -> Meld:
+    if kind not in MELD_KINDS:
+        raise HandError(f"{where}: unknown set type {kind!r}: expected chow, pung or kong")
+    tiles = sorted(tiles)
+    if any(is_bonus(t) for t in tiles):
+        raise HandError(f"{where}: a bonus tile cannot be part of a set")
+    need = 4 if kind == "kong" else 3
+    if len(tiles) != need:
+        raise HandError(f"{where}: a {kind} has {need} tiles, got {len(tiles)}")
+    if kind == "chow":
+        if tiles[0] >= 27 or tiles[2] // 9 != tiles[0] // 9 or tiles != [tiles[0], tiles[0] + 1, tiles[0] + 2]:
+            raise HandError(f"{where}: a chow is three consecutive tiles of one suit, got {format_tiles(tiles)}")
+    elif len(set(tiles)) != 1:
+        raise HandError(f"{where}: a {kind} is {need} identical tiles, got {format_tiles(tiles)}")
+    if concealed and kind != "kong":
+        raise HandError(f"{where}: only a kong can be declared concealed")
+    return Meld(kind, tuple(tiles), concealed)
+
+
+def validate(hand: Hand, max_copies: int = 4) -> Hand:
+    """Check tile counts, the hand size and the win flags; return the hand unchanged."""
+    for k in list(hand.concealed) + [hand.win_tile]:
+        if is_bonus(k):
+            raise HandError(f"bonus tile {CODES[k]} must be listed with the flowers, not in the hand")
+    for k in hand.flowers:
+        if not is_bonus(k):
+            raise HandError(f"{CODES[k]} is not a flower or season")
+    if len(set(hand.flowers)) != len(hand.flowers):
+        raise HandError("each flower or season exists once; a flower is listed twice")
+    counts = hand.counts()
+    over = [CODES[k] for k, n in enumerate(counts) if n > max_copies]
+    if over:
+        raise HandError(f"more than {max_copies} copies of {', '.join(over)}")
+    size = len(hand.concealed) + 1 + sum(3 for _ in hand.melds)
+    if size != 14:
+        expected = 13 - 3 * len(hand.melds)
+        raise HandError(
+            f"wrong tile count: with {len(hand.melds)} declared set(s) the hand holds {expected} tiles "
+            f"plus the winning tile, got {len(hand.concealed)} plus the winning tile"
+        )
+    if hand.robbing_kong and hand.self_drawn:
+        raise HandError("robbing_kong contradicts self_drawn: a robbed kong tile is never self-drawn")
+    if hand.robbing_kong and hand.kong_replacement:
+        raise HandError("robbing_kong contradicts kong_replacement")
+    if hand.kong_replacement and not hand.self_drawn:
+        raise HandError("kong_replacement needs self_drawn: the replacement tile is drawn by the winner")
+    if hand.kong_replacement and not any(m.kind == "kong" for m in hand.melds):
+        raise HandError("kong_replacement needs a declared kong")
+    if hand.missing_suit not in (None, "m", "p", "s"):
+        raise HandError(f"missing_suit {hand.missing_suit!r}: expected m, p or s")
+    return hand
+
+
+# ------------------------------------------------------------------ JSON input
+
+_BOOL_FLAGS = ("self_drawn", "last_tile_of_kind", "kong_replacement", "robbing_kong", "last_wall_tile")
+
+
+def _tile(value: Any, where: str) -> int:
+    try:
+        return kind_of(value)
+    except TileError as exc:
+        raise HandError(f"{where}: {exc}") from None
+
+
+def _tile_list(value: Any, where: str) -> list[int]:
+    if not isinstance(value, list):
+        raise HandError(f"{where}: expected a list of tile codes")
+    return [_tile(v, f"{where}[{i}]") for i, v in enumerate(value)]
+
+
+def _wind(value: Any, where: str) -> int:
+    try:
+        return wind_kind(value)
+    except TileError as exc:
+        raise HandError(f"{where}: {exc}") from None
+
+
+def from_json(obj: Any) -> Hand:
+    """The scoring input object of contracts.md; unknown fields are ignored."""
+    if not isinstance(obj, dict):
+        raise HandError("expected a JSON object")
+    if "hand" not in obj:
+        raise HandError("field 'hand' is required")
+    if "win_tile" not in obj:
+        raise HandError("field 'win_tile' is required")
+    concealed = _tile_list(obj["hand"], "hand")
+    melds_in = obj.get("melds") or []
+    if not isinstance(melds_in, list):
+        raise HandError("melds: expected a list of {type, tiles}")
+    melds = []
+    for i, m in enumerate(melds_in):
+        where = f"melds[{i}]"
+        if not isinstance(m, dict):
+            raise HandError(f"{where}: expected an object with 'type' and 'tiles'")
+        concealed_flag = m.get("concealed", False)
+        if not isinstance(concealed_flag, bool):
+            raise HandError(f"{where}.concealed: expected true or false")
+        kind = m.get("type")
+        tiles = _tile_list(m.get("tiles"), f"{where}.tiles")
+        melds.append(_meld(kind, tiles, concealed_flag and kind == "kong", where))
+    flags = {}
+    for name in _BOOL_FLAGS:
+        value = obj.get(name, False)
+        if value is None:
+            value = False
+        if not isinstance(value, bool):
+            raise HandError(f"{name}: expected true or false, got {value!r}")
+        flags[name] = value
+    missing = obj.get("missing_suit")
+    hand = Hand(
+        concealed=tuple(concealed),
+        melds=tuple(melds),
+        win_tile=_tile(obj["win_tile"], "win_tile"),
+        flowers=tuple(_tile_list(obj.get("flowers") or [], "flowers")),
+        seat_wind=_wind(obj.get("seat_wind") or "E", "seat_wind"),
+        round_wind=_wind(obj.get("round_wind") or "E", "round_wind"),
+        missing_suit=missing,
+        **flags,
+    )
+    return validate(hand)
+
+
+def to_json(hand: Hand) -> dict[str, Any]:
+    return {
+        "hand": [CODES[k] for k in hand.concealed],
+        "melds": [
+            {"type": m.kind, "tiles": [CODES[k] for k in m.tiles], "concealed": m.concealed} for m in hand.melds
+        ],
+        "win_tile": CODES[hand.win_tile],
+        "flowers": [CODES[k] for k in hand.flowers],
+        "self_drawn": hand.self_drawn,
+        "seat_wind": WIND_LETTERS[hand.seat_wind - 27],
+        "round_wind": WIND_LETTERS[hand.round_wind - 27],
+        "last_tile_of_kind": hand.last_tile_of_kind,
+        "kong_replacement": hand.kong_replacement,
+        "robbing_kong": hand.robbing_kong,
+        "last_wall_tile": hand.last_wall_tile,
+        "missing_suit": hand.missing_suit,
+    }
+
+
+# ------------------------------------------------------------- hand notation
+
+_GROUP = re.compile(r"\s*(?:(\[)([^\]]*)\]|(\{)([^}]*)\}|(\+)\s*([1-9][mpszf])|([1-9]+[mpszf]))")
+
+
+def parse_notation(text: str, **flags: Any) -> Hand:
+    """``'12345678m 55s [777z] 2f +9m'`` plus keyword flags (as in :func:`from_json`)."""
+    concealed: list[int] = []
+    flowers: list[int] = []
+    melds: list[Meld] = []
+    win: int | None = None
+    pos = 0
+    text_s = text.rstrip()
+    while pos < len(text_s):
+        m = _GROUP.match(text_s, pos)
+        if not m:
+            raise HandError(
+                f"cannot read the hand at column {pos + 1} of {text!r}: expected tiles such as 123m, "
+                "a set in [ ] or { }, or +TILE for the winning tile"
+            )
+        where = f"column {m.start() + 1 + (len(m.group(0)) - len(m.group(0).lstrip()))}"
+        try:
+            if m.group(1) or m.group(3):
+                body = m.group(2) if m.group(1) else m.group(4)
+                tiles = parse_tiles(body)
+                bonus = [t for t in tiles if is_bonus(t)]
+                if bonus:
+                    raise HandError(f"{where}: a bonus tile cannot be part of a set")
+                kind = {3: "pung" if len(set(tiles)) == 1 else "chow", 4: "kong"}.get(len(tiles))
+                if kind is None:
+                    raise HandError(f"{where}: a set has 3 or 4 tiles, got {len(tiles)} in {body!r}")
+                melds.append(_meld(kind, tiles, bool(m.group(3)), where))
+            elif m.group(5):
+                if win is not None:
+                    raise HandError(f"{where}: only one winning tile (+TILE) is allowed")
+                win = kind_of(m.group(6))
+                if is_bonus(win):
+                    raise HandError(f"{where}: the winning tile cannot be a bonus tile")
+            else:
+                for t in parse_tiles(m.group(7)):
+                    (flowers if is_bonus(t) else concealed).append(t)
+        except TileError as exc:
+            raise HandError(f"{where}: {exc}") from None
+        pos = m.end()
+    if win is None:
+        raise HandError(f"no winning tile in {text!r}: add it after '+', e.g. '+9m'")
+    obj: dict[str, Any] = {
+        "hand": [CODES[k] for k in concealed],
+        "melds": [{"type": m.kind, "tiles": [CODES[k] for k in m.tiles], "concealed": m.concealed} for m in melds],
+        "win_tile": CODES[win],
+        "flowers": [CODES[k] for k in flowers],
+    }
+    obj.update({k: v for k, v in flags.items() if v is not None})
+    return from_json(obj)

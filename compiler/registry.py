@@ -1,0 +1,64 @@
+"""Finding variants: shipped names (hk, mcr, sichuan) or paths to YAML files.
+
+Installed from a wheel, the variant files live in the ``cardavia`` package
+(``cardavia/variants``); in a source checkout, at the repository's ``variants/``.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from .errors import Problem, VariantError
+from .variant import CompiledVariant, compile_file
+
+
+def _data_dir(name: str) -> Path:
+    try:
+        import cardavia
+
+        packaged = Path(cardavia.__file__).parent / name
+        if packaged.is_dir():
+            return packaged
+    except ImportError:  # pragma: no cover - the cardavia package ships with the compiler
+        pass
+    return Path(__file__).resolve().parent.parent / name
+
+
+def variants_dir() -> Path:
+    return _data_dir("variants")
+
+
+def locales_dir() -> Path:
+    return _data_dir("locales")
+
+
+def shipped_variants() -> list[str]:
+    return sorted(p.stem for p in variants_dir().glob("*.yaml"))
+
+
+def resolve(name_or_path: str) -> Path:
+    """The file behind a shipped name (case-insensitive) or a path."""
+    candidate = variants_dir() / f"{name_or_path.lower()}.yaml"
+    if "/" not in name_or_path and "\\" not in name_or_path and not name_or_path.endswith((".yaml", ".yml")):
+        if candidate.is_file():
+            return candidate
+        raise VariantError([Problem(name_or_path, 1, 1,
+                                    f"unknown variant {name_or_path!r}: expected one of "
+                                    f"{', '.join(shipped_variants())} or a path to a .yaml file")])
+    return Path(name_or_path)
+
+
+@lru_cache(maxsize=32)
+def _load(path: str, mtime_ns: int, size: int) -> CompiledVariant:
+    return compile_file(path)
+
+
+def load_variant(name_or_path: str) -> CompiledVariant:
+    """Compile a shipped variant or a YAML file (cached per process while the file is unchanged)."""
+    path = resolve(name_or_path)
+    try:
+        st = path.stat()
+    except OSError:
+        raise VariantError([Problem(str(path), 1, 1, "no such file")]) from None
+    return _load(str(path), st.st_mtime_ns, st.st_size)

@@ -1,0 +1,89 @@
+"""Scoring a hand with a compiled variant.
+
+Pipeline: validate the hand against the variant's tile set -> every arrangement of
+every declared shape -> the variant's ``valid_when`` conditions -> the pattern table
+on each arrangement -> keep the best (a limit hand first, then the highest total
+before the cap; ties keep the first arrangement found) -> minimum and cap.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, TYPE_CHECKING
+
+from .arrangements import Arrangement, arrangements, completes
+from .context import HandContext
+from .hand import Hand, HandError
+from .patterns import Evaluation, Fan
+from .tiles import CODES
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .variant import Scoring
+
+
+@dataclass
+class ScoreResult:
+    valid: bool
+    total: int
+    fans: list[Fan] = field(default_factory=list)
+    uncapped: int = 0
+    minimum_points: int = 0
+    arrangement: str | None = None
+    shape: str | None = None
+    reason: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        return {"valid": self.valid, "total": self.total, "fans": [f.as_json() for f in self.fans]}
+
+
+class Scorer:
+    """Scores hands for one compiled variant."""
+
+    def __init__(self, scoring: "Scoring", playable: frozenset[int], has_bonus: bool, copies: list[int]) -> None:
+        self.scoring = scoring
+        self.table = scoring.table
+        self.shapes = scoring.shapes
+        self.playable = playable
+        self.has_bonus = has_bonus
+        self.copies = copies
+
+    def check_tiles(self, hand: Hand) -> None:
+        """Reject tiles the variant does not have, and more copies than it has."""
+        counts = hand.counts()
+        for k, n in enumerate(counts):
+            if n and k not in self.playable:
+                raise HandError(f"tile {CODES[k]} is not part of this variant's tile set")
+            if n > self.copies[k]:
+                raise HandError(f"{n} copies of {CODES[k]}: this variant has {self.copies[k]}")
+        if hand.flowers and not self.has_bonus:
+            raise HandError("this variant has no flowers or seasons")
+
+    def is_winning_shape(self, concealed_counts: list[int], melds: int) -> bool:
+        return completes(concealed_counts, melds, self.shapes)
+
+    def score(self, hand: Hand) -> ScoreResult:
+        self.check_tiles(hand)
+        arrs = arrangements(hand, self.shapes)
+        if not arrs:
+            return ScoreResult(False, 0, reason="not a winning shape")
+        best: tuple[Evaluation, Arrangement] | None = None
+        rejected: str | None = None
+        for arr in arrs:
+            ctx = HandContext(hand, arr, self.shapes)
+            failed = next((reason for cond, reason in self.scoring.valid_when if not cond.fn(ctx)), None)
+            if failed is not None:
+                rejected = failed
+                continue
+            ev = self.table.evaluate(ctx)
+            if best is None or (ev.limit, ev.total) > (best[0].limit, best[0].total):
+                best = (ev, arr)
+        if best is None:
+            return ScoreResult(False, 0, reason=rejected)
+        ev, arr = best
+        cap = self.scoring.cap
+        total = min(ev.total, cap) if cap is not None else ev.total
+        valid = ev.minimum_points >= self.scoring.minimum
+        reason = None if valid else (
+            f"below the minimum: {ev.minimum_points} {self.scoring.unit} counted toward it, {self.scoring.minimum} needed"
+        )
+        return ScoreResult(valid, total, ev.fans, ev.total, ev.minimum_points, arr.describe(), arr.shape, reason)

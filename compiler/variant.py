@@ -1,0 +1,330 @@
+"""The compiler pipeline: YAML -> schema -> names and expressions -> a compiled variant.
+
+Stages share one :class:`Report`; a stage that finds problems stops the pipeline
+after it has reported all of its own, so an author sees every problem of a stage at
+once, each at its file:line:column.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from . import schema as schema_mod
+from .arrangements import ShapeSpec
+from .context import PATTERN_NAMES
+from .errors import Problem, Report, VariantError
+from .expressions import (BOOL, INT, Compiled, Env, ExpressionError, Type, compile_expression, check)
+from .patterns import Pattern, PatternTable
+from .source import Source, load
+from .tiles import TileError, TileSet, parse_tiles, wind_kind
+from .settlement import Settlement, compile_settlement
+
+COMPILER_VERSION = "1"
+
+
+@dataclass
+class Table:
+    players: int
+    dealer_tiles: int
+    other_tiles: int
+    round_wind: int
+    rotate_dealer: bool
+
+
+@dataclass
+class Play:
+    chow: str
+    kongs: dict[str, bool]
+    discard_win: str
+    after_win: str
+    max_winners: int
+    missing_suit: dict[str, Any] | None
+
+
+@dataclass
+class Scoring:
+    unit: str
+    minimum: int
+    cap: int | None
+    shapes: tuple[ShapeSpec, ...]
+    valid_when: list[tuple[Compiled, str]]
+    definitions: dict[str, str]
+    table: PatternTable
+    principles: dict[str, Any]
+
+
+@dataclass
+class CompiledVariant:
+    id: str
+    name: str
+    title: str
+    family: str
+    summary: str
+    path: str
+    digest: str
+    tiles: TileSet
+    table: Table
+    play: Play
+    scoring: Scoring
+    settlement: Settlement
+    data: dict[str, Any] = field(repr=False)
+
+    @cached_property
+    def scorer(self) -> Any:
+        from .scorer import Scorer
+
+        copies = [0] * 42
+        for k in self.tiles.kinds:
+            copies[k] += 1
+        playable = frozenset(k for k in self.tiles.kinds if k < 34)
+        return Scorer(self.scoring, playable, self.tiles.has_bonus(), copies)
+
+    def summary_lines(self) -> list[str]:
+        p = self.play
+        chows = "chow from the previous player" if p.chow == "previous_player" else "no chows"
+        kongs = ", ".join(k for k, v in p.kongs.items() if v) or "none"
+        wins = "several winners on one discard" if p.discard_win == "all" else "first winner in seat order"
+        after = (f"play continues after a win until {p.max_winners} have won" if p.after_win == "continue"
+                 else "the first win ends the deal")
+        settle = self.settlement
+        return [
+            f"{self.id}: {self.title}",
+            f"  tiles: {len(self.tiles)}",
+            f"  deal: dealer {self.table.dealer_tiles}, others {self.table.other_tiles}",
+            f"  minimum: {self.scoring.minimum} {self.scoring.unit}",
+            f"  cap: {self.scoring.cap if self.scoring.cap is not None else 'none'}",
+            f"  patterns: {len(self.scoring.table.patterns)}",
+            f"  shapes: {', '.join(s.id for s in self.scoring.shapes)}",
+            f"  claims: {chows}; kongs: {kongs}; {wins}; {after}",
+            f"  missing suit: {'declared after the deal' if p.missing_suit else 'no'}",
+            f"  payment rules: {len(settle.win)} win, {len(settle.kongs)} kong, {len(settle.exhausted)} end of wall",
+        ]
+
+
+class _Compiler:
+    def __init__(self, source: Source, report: Report) -> None:
+        self.source = source
+        self.report = report
+        self.filename = source.file
+
+    def problem(self, path: tuple[Any, ...], message: str, key: bool = False) -> None:
+        mark = self.source.key_mark(path) if key else self.source.mark(path)
+        self.report.add(mark.line, mark.column, message)
+
+    def expression(self, path: tuple[Any, ...], env: Env, want: Type | None, what: str) -> Compiled | None:
+        text = self.source.data
+        for p in path:
+            text = text[p]
+        try:
+            return compile_expression(text, env, want, what, filename=f"{self.filename}:{'/'.join(map(str, path))}")
+        except ExpressionError as exc:
+            line, col = self.source.expression_position(path, exc.line, exc.column)
+            self.report.add(line, col, f"in expression {text!r}: {exc.message}")
+            return None
+
+    # ------------------------------------------------------------- stages
+
+    def tiles(self, data: dict[str, Any]) -> TileSet:
+        groups = [(g["group"], g["copies"]) for g in data["tiles"]]
+        seen: set[str] = set()
+        for i, (name, _) in enumerate(groups):
+            if name in seen:
+                self.problem(("tiles", i, "group"), f"tile group {name!r} is listed twice")
+            seen.add(name)
+        return TileSet.build(groups)
+
+    def table(self, data: dict[str, Any], tiles: TileSet) -> Table:
+        t = data["table"]
+        table = Table(t["players"], t["dealer_tiles"], t["other_tiles"], wind_kind(t.get("round_wind", "E")),
+                      t.get("rotate_dealer", True))
+        if table.dealer_tiles != table.other_tiles + 1:
+            self.problem(("table", "dealer_tiles"), "the dealer receives one tile more than the others")
+        dealt = table.dealer_tiles + 3 * table.other_tiles
+        if dealt >= len(tiles):
+            self.problem(("table",), f"the deal needs {dealt} tiles but the variant has only {len(tiles)}")
+        return table
+
+    def play(self, data: dict[str, Any], tiles: TileSet) -> Play:
+        p = data["play"]
+        kongs = {"exposed": True, "concealed": True, "added": True, "robbing": True}
+        kongs.update(p.get("kongs", {}))
+        max_winners = p.get("max_winners", 1 if p["after_win"] == "end_deal" else 3)
+        if p["after_win"] == "end_deal" and "max_winners" in p and max_winners != 1:
+            self.problem(("play", "max_winners"), "with after_win: end_deal the first win ends the deal: max_winners must be 1")
+        missing = p.get("missing_suit")
+        if missing is not None:
+            suits = {k // 9 for k in tiles.kinds if k < 27}
+            if len(suits) < 3:
+                self.problem(("play", "missing_suit"), "a missing suit needs all three suits in the tile set")
+        return Play(p["chow"], kongs, p["discard_win"], p["after_win"], max_winners, missing)
+
+    def shapes(self, data: dict[str, Any]) -> tuple[ShapeSpec, ...]:
+        out = []
+        ids: set[str] = set()
+        for i, s in enumerate(data["scoring"]["shapes"]):
+            path = ("scoring", "shapes", i)
+            if s["id"] in ids:
+                self.problem(path + ("id",), f"duplicate shape id {s['id']!r}")
+            ids.add(s["id"])
+            kind = s["kind"]
+            tiles: tuple[int, ...] = ()
+            if kind == "unique_plus_pair":
+                if "tiles" not in s:
+                    self.problem(path, "a unique_plus_pair shape lists its tiles, e.g. tiles: 19m19p19s1234567z")
+                else:
+                    try:
+                        tiles = tuple(parse_tiles(s["tiles"]))
+                    except TileError as exc:
+                        self.problem(path + ("tiles",), str(exc))
+                    if len(set(tiles)) != len(tiles):
+                        self.problem(path + ("tiles",), "each tile of a unique_plus_pair shape is listed once")
+            default_sets = {"pairs": 7}.get(kind, 4)
+            out.append(ShapeSpec(s["id"], kind, s.get("sets", default_sets), s.get("quads_as_two_pairs", False),
+                                 tiles, s.get("max_melds", 1 if kind == "knitted_sets_and_pair" else 0)))
+        return tuple(out)
+
+    def scoring(self, data: dict[str, Any], shapes: tuple[ShapeSpec, ...]) -> Scoring:
+        sc = data["scoring"]
+        env = Env({n: (t, f"c.{n}") for n, (t, _) in PATTERN_NAMES.items()})
+        definitions: dict[str, str] = {}
+        for name, text in (sc.get("definitions") or {}).items():
+            path = ("scoring", "definitions", name)
+            if name in env.names:
+                self.problem(path, f"definition {name!r} hides the built-in name {name!r}", key=True)
+                continue
+            try:
+                t, src, consts = check(text, env)
+            except ExpressionError as exc:
+                line, col = self.source.expression_position(path, exc.line, exc.column)
+                self.report.add(line, col, f"in expression {text!r}: {exc.message}")
+                continue
+            # Inline the definition: constants keep unique names by prefixing.
+            for key, value in consts.items():
+                if not key.startswith("F_"):  # pragma: no cover - checker only emits F_ constants
+                    raise AssertionError(key)
+            env = env.bind(name, t, f"({src})")
+            definitions[name] = text
+        valid_when = []
+        for i, rule in enumerate(sc.get("valid_when") or []):
+            c = self.expression(("scoring", "valid_when", i, "when"), env, BOOL, "a validity condition")
+            if c is not None:
+                valid_when.append((c, rule["reason"]))
+        shape_ids = {s.id for s in shapes}
+        patterns: list[Pattern] = []
+        ids: dict[str, int] = {}
+        for i, p in enumerate(sc["patterns"]):
+            path = ("scoring", "patterns", i)
+            pid = p["id"]
+            if pid in ids:
+                self.problem(path + ("id",), f"duplicate pattern id {pid!r} (first at pattern {ids[pid] + 1})")
+                continue
+            ids[pid] = i
+            when = count = None
+            if "when" in p:
+                when = self.expression(path + ("when",), env, BOOL, "a pattern's 'when'")
+            else:
+                count = self.expression(path + ("count",), env, INT, "a pattern's 'count'")
+            value: int | Compiled | None = p["value"]
+            if isinstance(value, str):
+                value = self.expression(path + ("value",), env, INT, "a pattern's value")
+            for j, sid in enumerate(p.get("shapes") or []):
+                if sid not in shape_ids:
+                    self.problem(path + ("shapes", j), f"unknown shape {sid!r}: expected one of {', '.join(sorted(shape_ids))}")
+            if value is None or (when is None and count is None):
+                continue
+            patterns.append(Pattern(
+                id=pid, name=p["name"], description=p.get("description", ""), value=value, index=i,
+                when=when, count=count,
+                shapes=frozenset(p["shapes"]) if p.get("shapes") else None,
+                excludes=tuple(p.get("excludes") or ()), replaces=dict(p.get("replaces") or {}),
+                limit=p.get("limit", False), fallback=p.get("fallback", False),
+                toward_minimum=p.get("toward_minimum", True), combination=p.get("combination"),
+            ))
+        self._check_references(sc["patterns"], ids)
+        return Scoring(sc["unit"], sc["minimum"], sc.get("cap"), shapes, valid_when, definitions,
+                       PatternTable(patterns), dict(sc.get("principles") or {}))
+
+    def _check_references(self, raw: list[dict[str, Any]], ids: dict[str, int]) -> None:
+        edges: dict[str, list[str]] = {}
+        for i, p in enumerate(raw):
+            path = ("scoring", "patterns", i)
+            targets = []
+            for key in ("excludes", "replaces"):
+                for j, other in enumerate(p.get(key) or []):
+                    where = path + (key, j) if key == "excludes" else path + (key, other)
+                    if other not in ids:
+                        self.problem(where, f"{key} names unknown pattern {other!r}", key=key == "replaces")
+                    elif other == p["id"]:
+                        self.problem(where, f"pattern {other!r} {key} itself", key=key == "replaces")
+                    else:
+                        targets.append(other)
+            if "replaces" in p:
+                edges.setdefault(p["id"], []).extend(t for t in p["replaces"] if t in ids)
+        # A cycle of replacements can never be resolved: A replaces B ... replaces A.
+        state: dict[str, int] = {}
+
+        def visit(node: str, trail: list[str]) -> None:
+            state[node] = 1
+            for nxt in edges.get(node, []):
+                if state.get(nxt) == 1:
+                    cycle = trail[trail.index(nxt):] + [nxt] if nxt in trail else [node, nxt]
+                    i = ids[nxt]
+                    self.problem(("scoring", "patterns", i, "replaces"),
+                                 "cycle of replacements: " + " -> ".join(cycle))
+                elif state.get(nxt) is None:
+                    visit(nxt, trail + [nxt])
+            state[node] = 2
+
+        for node in list(edges):
+            if state.get(node) is None:
+                visit(node, [node])
+
+
+def _pipeline(source: Source, digest: str) -> CompiledVariant:
+    report = Report(source.file)
+    if not isinstance(source.data, dict):
+        report.add(1, 1, "a variant file is a mapping of sections (id, name, tiles, table, play, scoring, settlement)")
+        report.raise_if_any()
+    schema_mod.validate(source, report)
+    report.raise_if_any()
+    c = _Compiler(source, report)
+    data = source.data
+    tiles = c.tiles(data)
+    table = c.table(data, tiles)
+    play = c.play(data, tiles)
+    shapes = c.shapes(data)
+    scoring = c.scoring(data, shapes)
+    settlement = compile_settlement(c, data)
+    report.raise_if_any()
+    return CompiledVariant(
+        id=data["id"], name=data["name"], title=data["title"], family=data.get("family", ""),
+        summary=" ".join(data["summary"].split()), path=source.file, digest=digest, tiles=tiles, table=table,
+        play=play, scoring=scoring, settlement=settlement, data=data,
+    )
+
+
+def compile_text(text: str, file: str = "<variant>") -> CompiledVariant:
+    """Compile a variant from YAML text; raises :class:`VariantError` listing every problem."""
+    digest = hashlib.sha256((COMPILER_VERSION + "\0" + text).encode("utf-8", "surrogatepass")).hexdigest()
+    try:
+        source = load(text, file)
+        return _pipeline(source, digest)
+    except VariantError:
+        raise
+    except RecursionError:
+        raise VariantError([Problem(file, 1, 1, "the file nests too deeply to be a variant description")]) from None
+
+
+def compile_file(path: str | Path) -> CompiledVariant:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise VariantError([Problem(str(p), 1, 1, "no such file")]) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise VariantError([Problem(str(p), 1, 1, f"cannot read the file: {exc}")]) from None
+    return compile_text(text, str(p))

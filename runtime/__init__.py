@@ -1,0 +1,1 @@
+"""The generic turn runtime: one deal of any compiled variant (see issue: runtime)."""
