@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from difflib import get_close_matches
+from typing import Iterable
 
 
 @dataclass(frozen=True)
@@ -16,6 +18,12 @@ class Problem:
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.column}: {self.message}"
+
+
+def did_you_mean(name: object, choices: Iterable[object]) -> str:
+    """`` (did you mean 'chows'?)`` for a near miss among ``choices``, else nothing."""
+    close = get_close_matches(str(name), [str(c) for c in choices], n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 class VariantError(Exception):

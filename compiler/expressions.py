@@ -18,6 +18,7 @@ from typing import Any, Callable
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+from .errors import did_you_mean as _did_you_mean
 from .groups import TILES
 from .tiles import CODES, TileError, kind_of
 
@@ -307,10 +308,13 @@ def parse(text: str) -> Tree:
                               len(lines), len(lines[-1]) + 1) from None
     except UnexpectedToken as exc:
         tok = exc.token
-        what = "the end of the expression" if tok.type == "$END" else repr(str(tok))
         line = tok.line if tok.line is not None else 1
         col = tok.column if tok.column is not None else len(text) + 1
-        raise ExpressionError(f"unexpected {what}: expected {_describe_expected(set(exc.expected))}",
+        if tok.type == "$END":
+            lines = text.rstrip().split("\n")
+            raise ExpressionError(f"the expression ends too early: expected {_describe_expected(set(exc.expected))}",
+                                  len(lines), len(lines[-1]) + 1) from None
+        raise ExpressionError(f"unexpected {str(tok)!r}: expected {_describe_expected(set(exc.expected))}",
                               line, col) from None
     except UnexpectedInput as exc:  # pragma: no cover - other lark input errors
         raise ExpressionError(str(exc).splitlines()[0], getattr(exc, "line", 1), getattr(exc, "column", 1)) from None
@@ -394,7 +398,7 @@ class _Checker:
         name = str(tree.children[0])
         if name not in env.names:
             known = ", ".join(sorted(env.names))
-            raise _err(tree, f"unknown name {name!r}: expected one of {known}")
+            raise _err(tree, f"unknown name {name!r}{_did_you_mean(name, env.names)}: expected one of {known}")
         return env.names[name]
 
     # operators
@@ -466,7 +470,8 @@ class _Checker:
         if attrs is None:
             raise _err(tree.children[1], f"a {obj_t} has no attribute {name!r}")
         if name not in attrs:
-            raise _err(tree.children[1], f"a {obj_t} has no attribute {name!r}: expected one of {', '.join(sorted(attrs))}")
+            raise _err(tree.children[1], f"a {obj_t} has no attribute {name!r}{_did_you_mean(name, attrs)}: "
+                                         f"expected one of {', '.join(sorted(attrs))}")
         return attrs[name][0], f"{obj}.{name}"
 
     def _items(self, trees: list[Tree], env: Env, what: str) -> tuple[Type, list[str]]:
@@ -496,7 +501,8 @@ class _Checker:
         args = [c for c in tree.children[1:] if c is not None]
         fn = FUNCTIONS.get(name)
         if fn is None:
-            raise _err(name_tok, f"unknown function {name!r}: expected one of {', '.join(sorted(FUNCTIONS))}")
+            raise _err(name_tok, f"unknown function {name!r}{_did_you_mean(name, FUNCTIONS)}: "
+                                 f"expected one of {', '.join(sorted(FUNCTIONS))}")
         typed = [self.visit(a, env) for a in args]
         try:
             result = fn.check([t for t, _ in typed])

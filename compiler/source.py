@@ -7,7 +7,7 @@ so every later stage can point at the exact place in the file.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
@@ -22,6 +22,55 @@ class Mark:
     line: int  # 1-based
     column: int  # 1-based
     style: str | None = None  # YAML scalar style: None (plain), "'", '"', "|", ">"
+    start: int = -1  # character offsets of the node in the text (scalars only)
+    end: int = -1
+
+
+_BREAKS = "\n\x85\u2028\u2029"
+
+
+def _advance(text: str, i: int, line: int, column: int) -> tuple[int, int]:
+    """Line and column (1-based) after the character at ``i``, counted as PyYAML counts them."""
+    ch = text[i]
+    if ch in _BREAKS or (ch == "\r" and text[i + 1:i + 2] != "\n"):
+        return line + 1, 1
+    if ch != "\ufeff":
+        return line, column + 1
+    return line, column
+
+
+def align_scalar(raw: str, value: str, style: str | None) -> list[int]:
+    """For each character of ``value`` (and one past its end), its offset in ``raw``.
+
+    ``raw`` is the node's text in the file, ``value`` what YAML made of it. YAML only drops
+    characters (quotes, indentation, escape backslashes, block headers) and turns line
+    breaks into spaces, so a greedy in-order match locates every character; an escape such
+    as ``\\t`` maps near its backslash.
+    """
+    j = 0
+    if style in ("|", ">"):
+        j = min(len(raw), next((k + 1 for k, ch in enumerate(raw) if ch in _BREAKS or ch == "\r"), len(raw)))
+    elif style in ("'", '"'):
+        j = 1
+    skippable = " \t\r\n\x85\u2028\u2029\ufeff'\"\\"
+    out: list[int] = []
+    for ch in value:
+        if ch.isspace():
+            out.append(min(j, len(raw)))
+            if j < len(raw) and raw[j].isspace():
+                j += 1
+            continue
+        k = j
+        while k < len(raw) and raw[k] != ch and raw[k] in skippable:
+            k += 1
+        if k < len(raw) and raw[k] == ch:
+            out.append(k)
+            j = k + 1
+        else:  # an escape: stay near it
+            out.append(min(j, len(raw)))
+            j = min(j + 1, len(raw))
+    out.append(min(j, len(raw)))
+    return out
 
 
 @dataclass
@@ -31,6 +80,10 @@ class Source:
     file: str
     data: Any
     marks: dict[Path_, Mark]
+    text: str = ""
+    #: Problems found while building the data (duplicate keys): reported with the later
+    #: stages' problems, since the data (first occurrence kept) can still be checked.
+    problems: list[Problem] = field(default_factory=list)
 
     def mark(self, path: Path_) -> Mark:
         """The position of ``path``, or of its nearest ancestor that has one."""
@@ -44,70 +97,119 @@ class Source:
         return self.marks.get(tuple(path) + ("<key>",), self.mark(path))
 
     def expression_position(self, path: Path_, line: int, column: int) -> tuple[int, int]:
-        """File position of (line, column) inside the expression scalar at ``path``."""
+        """File position of (line, column), 1-based, inside the expression scalar at ``path``.
+
+        Works for every scalar style (plain, quoted, folded ``>``, literal ``|``): the
+        offset inside the value is matched back to the node's characters in the file.
+        """
         m = self.mark(path)
-        if m.style in ("|", ">"):
-            return (m.line + line, column + 2)  # block scalars start on the next line, indented
-        if line == 1:
-            return (m.line, m.column + column - 1 + (1 if m.style in ("'", '"') else 0))
-        return (m.line + line - 1, column)
+        value: Any = self.data
+        try:
+            for p in path:
+                value = value[p]
+        except (KeyError, IndexError, TypeError):
+            return (m.line, m.column)
+        if not isinstance(value, str) or m.start < 0:
+            return (m.line, m.column)
+        lines = value.split("\n")
+        line = min(max(line, 1), len(lines))
+        offset = sum(len(x) + 1 for x in lines[:line - 1]) + min(max(column, 1) - 1, len(lines[line - 1]))
+        offset = min(offset, len(value.rstrip()))  # "ends too early" points after the last character
+        target = align_scalar(self.text[m.start:m.end], value, m.style)[offset] + m.start
+        row, col = m.line, m.column
+        for i in range(m.start, min(target, len(self.text))):
+            row, col = _advance(self.text, i, row, col)
+        return (row, col)
 
 
 class _Loader(yaml.SafeLoader):
-    """SafeLoader that rejects duplicate keys (PyYAML silently keeps the last)."""
+    """The safe loader: plain data only (no Python objects)."""
 
 
-def _build(node: yaml.Node, path: Path_, marks: dict[Path_, Mark], problems: list[Problem], file: str) -> Any:
-    marks[path] = Mark(node.start_mark.line + 1, node.start_mark.column + 1,
-                       getattr(node, "style", None) if isinstance(node, yaml.ScalarNode) else None)
-    if isinstance(node, yaml.MappingNode):
-        out: dict[Any, Any] = {}
-        for key_node, value_node in node.value:
-            key = _build(key_node, path + ("<key>",), {}, problems, file)
-            if isinstance(key, (list, dict)):
-                problems.append(Problem(file, key_node.start_mark.line + 1, key_node.start_mark.column + 1,
-                                        "a mapping key must be a plain value"))
-                continue
-            if key in out:
-                problems.append(Problem(file, key_node.start_mark.line + 1, key_node.start_mark.column + 1,
-                                        f"duplicate key {key!r}"))
-                continue
-            marks[path + (key, "<key>")] = Mark(key_node.start_mark.line + 1, key_node.start_mark.column + 1)
-            out[key] = _build(value_node, path + (key,), marks, problems, file)
-        return out
-    if isinstance(node, yaml.SequenceNode):
-        return [_build(child, path + (i,), marks, problems, file) for i, child in enumerate(node.value)]
-    loader = _Loader("")
-    return loader.construct_object(node, deep=True)
+#: Most nodes a file may expand to: aliases can make a small file enormous ("billion laughs").
+MAX_NODES = 200_000
+
+
+class _Builder:
+    """Turns composed YAML nodes into plain data, recording every node's mark."""
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.marks: dict[Path_, Mark] = {}
+        self.problems: list[Problem] = []
+        self.nodes = 0
+        self.loader = _Loader("")
+
+    def problem(self, node: yaml.Node, message: str) -> None:
+        self.problems.append(Problem(self.file, node.start_mark.line + 1, node.start_mark.column + 1, message))
+
+    def build(self, node: yaml.Node, path: Path_, record: bool = True) -> Any:
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            raise VariantError([Problem(self.file, node.start_mark.line + 1, node.start_mark.column + 1,
+                                        f"the file expands to more than {MAX_NODES} values (aliases?): "
+                                        "expected a variant description of reasonable size")])
+        if record:
+            if isinstance(node, yaml.ScalarNode):
+                self.marks[path] = Mark(node.start_mark.line + 1, node.start_mark.column + 1, node.style,
+                                        node.start_mark.index, node.end_mark.index)
+            else:
+                self.marks[path] = Mark(node.start_mark.line + 1, node.start_mark.column + 1)
+        if isinstance(node, yaml.MappingNode):
+            out: dict[Any, Any] = {}
+            for key_node, value_node in node.value:
+                key = self.build(key_node, path, record=False)
+                if isinstance(key, (list, dict)) or key is None:
+                    self.problem(key_node, "a mapping key must be a plain name or value")
+                    continue
+                if key in out:
+                    first = self.marks.get(path + (key, "<key>"))
+                    where = f" (first at line {first.line}, column {first.column})" if first else ""
+                    self.problem(key_node, f"duplicate key {key!r}{where}: expected each key once")
+                    continue
+                self.marks[path + (key, "<key>")] = Mark(key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+                out[key] = self.build(value_node, path + (key,))
+            return out
+        if isinstance(node, yaml.SequenceNode):
+            return [self.build(child, path + (i,)) for i, child in enumerate(node.value)]
+        try:
+            return self.loader.construct_object(node, deep=True)
+        except (yaml.YAMLError, ValueError, TypeError, OverflowError) as exc:
+            # e.g. a timestamp-looking value that is not a date: 2024-13-45
+            self.problem(node, f"cannot read the value {node.value!r}: {exc}")
+            return node.value
+
+
+def _syntax_problem(file: str, exc: yaml.MarkedYAMLError) -> Problem:
+    mark = exc.problem_mark or exc.context_mark
+    line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+    what = exc.problem or "invalid YAML"
+    if exc.context:
+        ctx = exc.context_mark
+        started = f" that starts at line {ctx.line + 1}, column {ctx.column + 1}" if ctx and ctx is not mark else ""
+        what = f"{what}, {exc.context}{started}"
+    return Problem(file, line, col, f"YAML syntax error: {what}")
 
 
 def load(text: str, file: str) -> Source:
-    """Parse YAML text; raise :class:`VariantError` with the position of a syntax error."""
+    """Parse YAML text; raise :class:`VariantError` with the position of a syntax error.
+
+    Duplicate keys do not stop loading: they are in ``Source.problems``.
+    """
     try:
         node = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        what = exc.problem or "invalid YAML"
-        if exc.context:
-            what = f"{exc.context}, {what}"
-        raise VariantError([Problem(file, line, col, f"YAML syntax error: {what}")]) from None
+        raise VariantError([_syntax_problem(file, exc)]) from None
     except yaml.YAMLError as exc:
         raise VariantError([Problem(file, 1, 1, f"YAML error: {exc}")]) from None
     except ValueError as exc:  # e.g. NUL characters rejected by the reader
         raise VariantError([Problem(file, 1, 1, f"cannot read the file as YAML text: {exc}")]) from None
     if node is None:
         raise VariantError([Problem(file, 1, 1, "the file is empty: expected a variant description")])
-    marks: dict[Path_, Mark] = {}
-    problems: list[Problem] = []
+    builder = _Builder(file)
     try:
-        data = _build(node, (), marks, problems, file)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        raise VariantError([Problem(file, line, col, f"YAML error: {exc.problem}")]) from None
-    except (yaml.YAMLError, ValueError, TypeError, RecursionError) as exc:
-        raise VariantError([Problem(file, 1, 1, f"YAML error: {exc}")]) from None
-    if problems:
-        raise VariantError(problems)
-    return Source(file, data, marks)
+        data = builder.build(node, ())
+    except RecursionError:
+        raise VariantError([Problem(file, 1, 1, "the file nests too deeply (a recursive alias?): "
+                                                "expected a variant description")]) from None
+    return Source(file, data, builder.marks, text, builder.problems)

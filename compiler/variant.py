@@ -16,7 +16,7 @@ from typing import Any
 from . import schema as schema_mod
 from .arrangements import ShapeSpec
 from .context import PATTERN_NAMES
-from .errors import Problem, Report, VariantError
+from .errors import Problem, Report, VariantError, did_you_mean
 from .expressions import (BOOL, INT, Compiled, Env, ExpressionError, Type, compile_expression, check)
 from .patterns import Pattern, PatternTable
 from .source import Source, load
@@ -105,6 +105,17 @@ class CompiledVariant:
         ]
 
 
+def _quote(text: str, line: int, column: int, width: int = 60) -> str:
+    """The expression as messages quote it: whole when short, else the part around the problem."""
+    if len(text) <= width and "\n" not in text:
+        return repr(text)
+    lines = text.split("\n")
+    row = lines[min(max(line, 1), len(lines)) - 1]
+    start = max(0, min(column - 1 - width // 2, len(row) - width))
+    part = row[start:start + width]
+    return ("..." if start > 0 else "") + repr(part) + ("..." if start + width < len(row) else "")
+
+
 class _Compiler:
     def __init__(self, source: Source, report: Report) -> None:
         self.source = source
@@ -122,9 +133,13 @@ class _Compiler:
         try:
             return compile_expression(text, env, want, what, filename=f"{self.filename}:{'/'.join(map(str, path))}")
         except ExpressionError as exc:
-            line, col = self.source.expression_position(path, exc.line, exc.column)
-            self.report.add(line, col, f"in expression {text!r}: {exc.message}")
+            self.expression_problem(path, text, exc)
             return None
+
+    def expression_problem(self, path: tuple[Any, ...], text: str, exc: ExpressionError) -> None:
+        """Report ``exc`` at its place in the file, quoting the expression (or the part at fault)."""
+        line, col = self.source.expression_position(path, exc.line, exc.column)
+        self.report.add(line, col, f"in expression {_quote(text, exc.line, exc.column)}: {exc.message}")
 
     # ------------------------------------------------------------- stages
 
@@ -133,7 +148,7 @@ class _Compiler:
         seen: set[str] = set()
         for i, (name, _) in enumerate(groups):
             if name in seen:
-                self.problem(("tiles", i, "group"), f"tile group {name!r} is listed twice")
+                self.problem(("tiles", i, "group"), f"tile group {name!r} is listed twice: expected each group once")
             seen.add(name)
         return TileSet.build(groups)
 
@@ -168,7 +183,7 @@ class _Compiler:
         for i, s in enumerate(data["scoring"]["shapes"]):
             path = ("scoring", "shapes", i)
             if s["id"] in ids:
-                self.problem(path + ("id",), f"duplicate shape id {s['id']!r}")
+                self.problem(path + ("id",), f"duplicate shape id {s['id']!r}: expected each shape id once")
             ids.add(s["id"])
             kind = s["kind"]
             tiles: tuple[int, ...] = ()
@@ -199,8 +214,7 @@ class _Compiler:
             try:
                 t, src, consts = check(text, env)
             except ExpressionError as exc:
-                line, col = self.source.expression_position(path, exc.line, exc.column)
-                self.report.add(line, col, f"in expression {text!r}: {exc.message}")
+                self.expression_problem(path, text, exc)
                 continue
             # Inline the definition: constants keep unique names by prefixing.
             for key, value in consts.items():
@@ -220,7 +234,9 @@ class _Compiler:
             path = ("scoring", "patterns", i)
             pid = p["id"]
             if pid in ids:
-                self.problem(path + ("id",), f"duplicate pattern id {pid!r} (first at pattern {ids[pid] + 1})")
+                first = self.source.mark(("scoring", "patterns", ids[pid], "id"))
+                self.problem(path + ("id",), f"duplicate pattern id {pid!r} (first at line {first.line}): "
+                                             "expected each pattern id once")
                 continue
             ids[pid] = i
             when = count = None
@@ -233,7 +249,8 @@ class _Compiler:
                 value = self.expression(path + ("value",), env, INT, "a pattern's value")
             for j, sid in enumerate(p.get("shapes") or []):
                 if sid not in shape_ids:
-                    self.problem(path + ("shapes", j), f"unknown shape {sid!r}: expected one of {', '.join(sorted(shape_ids))}")
+                    self.problem(path + ("shapes", j), f"unknown shape {sid!r}{did_you_mean(sid, shape_ids)}: "
+                                                       f"expected one of {', '.join(sorted(shape_ids))}")
             if value is None or (when is None and count is None):
                 continue
             patterns.append(Pattern(
@@ -257,9 +274,10 @@ class _Compiler:
                 for j, other in enumerate(p.get(key) or []):
                     where = path + (key, j) if key == "excludes" else path + (key, other)
                     if other not in ids:
-                        self.problem(where, f"{key} names unknown pattern {other!r}", key=key == "replaces")
+                        self.problem(where, f"{key} names unknown pattern {other!r}{did_you_mean(other, ids)}: "
+                                            "expected the id of a pattern of this table", key=key == "replaces")
                     elif other == p["id"]:
-                        self.problem(where, f"pattern {other!r} {key} itself", key=key == "replaces")
+                        self.problem(where, f"pattern {other!r} {key} itself: expected another pattern's id", key=key == "replaces")
                     else:
                         targets.append(other)
             if "replaces" in p:
@@ -274,7 +292,8 @@ class _Compiler:
                     cycle = trail[trail.index(nxt):] + [nxt] if nxt in trail else [node, nxt]
                     i = ids[nxt]
                     self.problem(("scoring", "patterns", i, "replaces"),
-                                 "cycle of replacements: " + " -> ".join(cycle))
+                                 "cycle of replacements: " + " -> ".join(cycle)
+                                 + ": a pattern cannot (indirectly) replace itself")
                 elif state.get(nxt) is None:
                     visit(nxt, trail + [nxt])
             state[node] = 2
@@ -286,20 +305,24 @@ class _Compiler:
 
 def _pipeline(source: Source, digest: str) -> CompiledVariant:
     report = Report(source.file)
+    report.problems.extend(source.problems)
     if not isinstance(source.data, dict):
         report.add(1, 1, "a variant file is a mapping of sections (id, name, tiles, table, play, scoring, settlement)")
         report.raise_if_any()
-    schema_mod.validate(source, report)
-    report.raise_if_any()
+    bad = schema_mod.validate(source, report)
+    if "" in bad or "tiles" in bad:  # the whole document, or what every later stage counts on
+        report.raise_if_any()
+    # Later stages check every section the schema found well formed, so an author sees
+    # the problems of the whole file at once; a section with schema problems is skipped.
     c = _Compiler(source, report)
     data = source.data
     tiles = c.tiles(data)
-    table = c.table(data, tiles)
-    play = c.play(data, tiles)
-    shapes = c.shapes(data)
-    scoring = c.scoring(data, shapes)
-    settlement = compile_settlement(c, data)
+    table = c.table(data, tiles) if "table" not in bad else None
+    play = c.play(data, tiles) if "play" not in bad else None
+    scoring = c.scoring(data, c.shapes(data)) if "scoring" not in bad else None
+    settlement = compile_settlement(c, data) if "settlement" not in bad else None
     report.raise_if_any()
+    assert table is not None and play is not None and scoring is not None and settlement is not None
     return CompiledVariant(
         id=data["id"], name=data["name"], title=data["title"], family=data.get("family", ""),
         summary=" ".join(data["summary"].split()), path=source.file, digest=digest, tiles=tiles, table=table,
