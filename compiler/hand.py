@@ -114,9 +114,9 @@ def validate(hand: Hand, max_copies: int = 4) -> Hand:
     if len(set(hand.flowers)) != len(hand.flowers):
         raise HandError("each flower or season exists once; a flower is listed twice")
     counts = hand.counts()
-    over = [CODES[k] for k, n in enumerate(counts) if n > max_copies]
+    over = [f"{n} copies of {CODES[k]}" for k, n in enumerate(counts) if n > max_copies]
     if over:
-        raise HandError(f"more than {max_copies} copies of {', '.join(over)}")
+        raise HandError(f"{', '.join(over)}: each tile exists only {max_copies} times")
     size = len(hand.concealed) + 1 + sum(3 for _ in hand.melds)
     if size != 14:
         expected = 13 - 3 * len(hand.melds)
@@ -162,6 +162,12 @@ def _wind(value: Any, where: str) -> int:
         raise HandError(f"{where}: {exc}") from None
 
 
+def _or_default(obj: dict[str, Any], name: str, default: Any) -> Any:
+    """An omitted or null field takes its default; any other value is checked as given."""
+    value = obj.get(name)
+    return default if value is None else value
+
+
 def from_json(obj: Any) -> Hand:
     """The scoring input object of contracts.md; unknown fields are ignored."""
     if not isinstance(obj, dict):
@@ -199,8 +205,8 @@ def from_json(obj: Any) -> Hand:
         melds=tuple(melds),
         win_tile=_tile(obj["win_tile"], "win_tile"),
         flowers=tuple(_tile_list(obj.get("flowers") or [], "flowers")),
-        seat_wind=_wind(obj.get("seat_wind") or "E", "seat_wind"),
-        round_wind=_wind(obj.get("round_wind") or "E", "round_wind"),
+        seat_wind=_wind(_or_default(obj, "seat_wind", "E"), "seat_wind"),
+        round_wind=_wind(_or_default(obj, "round_wind", "E"), "round_wind"),
         missing_suit=missing,
         **flags,
     )
@@ -242,8 +248,16 @@ def parse_notation(text: str, **flags: Any) -> Hand:
     while pos < len(text_s):
         m = _GROUP.match(text_s, pos)
         if not m:
+            start = pos + len(text_s[pos:]) - len(text_s[pos:].lstrip())
+            opener = text_s[start:start + 1]
+            if opener in ("[", "{"):
+                closer = "]" if opener == "[" else "}"
+                raise HandError(
+                    f"cannot read the set at column {start + 1} of {text!r}: expected tile codes "
+                    f"such as 555p followed by {closer!r}"
+                )
             raise HandError(
-                f"cannot read the hand at column {pos + 1} of {text!r}: expected tiles such as 123m, "
+                f"cannot read the hand at column {start + 1} of {text!r}: expected tiles such as 123m, "
                 "a set in [ ] or { }, or +TILE for the winning tile"
             )
         where = f"column {m.start() + 1 + (len(m.group(0)) - len(m.group(0).lstrip()))}"

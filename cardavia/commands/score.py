@@ -1,14 +1,24 @@
-"""``cardavia score VARIANT HAND [flags] [--json]`` and ``cardavia score VARIANT --jsonl``."""
+"""``cardavia score VARIANT HAND [flags] [--json]`` and ``cardavia score VARIANT --jsonl``.
+
+Single-hand mode prints a readable table (or one JSON object with ``--json``) and exits
+2 on bad input with the reason on standard error. ``--jsonl`` answers every non-blank
+input line with exactly one output line, in order, an ``{"error": ...}`` line for a bad
+one, and exits 0: a batch never stops on one bad request.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
-from typing import Any
+from typing import IO, Any
 
 from compiler import HandError, VariantError, from_json, load_variant, parse_notation
-from compiler.tiles import TileError
+from compiler.hand import Hand
+from compiler.tiles import WIND_LETTERS, TileError
+
+#: What a request can get wrong; anything else is an internal error, still reported per line.
+INPUT_ERRORS = (HandError, TileError)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -32,7 +42,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def result_json(variant: Any, hand: Any) -> dict[str, Any]:
+class _Total:
+    """The names the settlement ``base`` formula reads (only ``total``)."""
+
+    __slots__ = ("total",)
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+
+
+def result_json(variant: Any, hand: Hand, details: bool = False) -> dict[str, Any]:
+    """The contract's output object, plus ``base`` for a valid win and ``reason`` for an invalid one."""
     result = variant.scorer.score(hand)
     out = result.as_json()
     if result.valid:
@@ -40,14 +60,12 @@ def result_json(variant: Any, hand: Any) -> dict[str, Any]:
             out["base"] = variant.settlement.base.fn(_Total(result.total))
         except ArithmeticError:
             pass
+    else:
+        out["reason"] = result.reason
+    if details:
+        out["arrangement"] = result.arrangement
+        out["shape"] = result.shape
     return out
-
-
-class _Total:
-    __slots__ = ("total",)
-
-    def __init__(self, total: int) -> None:
-        self.total = total
 
 
 def run(args: argparse.Namespace) -> int:
@@ -61,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
         if args.hand:
             print("error: --jsonl reads hands from standard input; give no HAND argument", file=sys.stderr)
             return 2
-        return _jsonl(variant)
+        return jsonl(variant, sys.stdin.buffer, sys.stdout)
     if not args.hand:
         print("error: give a HAND (e.g. \"123m 456m 789m 123p 5p +5p\") or --jsonl", file=sys.stderr)
         return 2
@@ -70,52 +88,91 @@ def run(args: argparse.Namespace) -> int:
             args.hand, self_drawn=args.self_drawn, seat_wind=args.seat, round_wind=args.round,
             last_tile_of_kind=args.last_tile_of_kind, kong_replacement=args.kong_replacement,
             robbing_kong=args.robbing_kong, last_wall_tile=args.last_wall_tile, missing_suit=args.missing_suit)
-        result = variant.scorer.score(hand)
-    except (HandError, TileError) as exc:
+        if args.json:
+            text = json.dumps(result_json(variant, hand, details=True))
+        else:
+            text = table(variant, hand, variant.scorer.score(hand))
+    except INPUT_ERRORS as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    if args.json:
-        print(json.dumps(result_json(variant, hand)))
-        return 0
-    print(_table(variant, hand, result))
+    except Exception as exc:  # an engine bug must still not print a traceback
+        print(f"error: internal error while scoring {args.hand!r}: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+    print(text)
     return 0
 
 
-def _jsonl(variant: Any) -> int:
-    out = sys.stdout
-    for number, line in enumerate(sys.stdin, 1):
-        if not line.strip():
-            continue
+def jsonl(variant: Any, source: IO[bytes], out: IO[str]) -> int:
+    """Answer each non-blank line of ``source`` with one JSON line on ``out``, flushing as it goes."""
+    for number, raw in enumerate(source, 1):
         try:
-            obj = json.loads(line)
-            answer = result_json(variant, from_json(obj))
-        except json.JSONDecodeError as exc:
-            answer = {"error": f"line {number}: not JSON: {exc.msg} at column {exc.colno}"}
-        except (HandError, TileError) as exc:
-            answer = {"error": f"line {number}: {exc}"}
-        except RecursionError:
-            answer = {"error": f"line {number}: the request nests too deeply"}
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            answer: dict[str, Any] = {"error": f"line {number}: not UTF-8 text (byte {exc.start + 1})"}
+        else:
+            if not line.strip():
+                continue
+            answer = _answer(variant, line, number)
         out.write(json.dumps(answer) + "\n")
         out.flush()
     return 0
 
 
-def _table(variant: Any, hand: Any, result: Any) -> str:
+def _answer(variant: Any, line: str, number: int) -> dict[str, Any]:
+    try:
+        return result_json(variant, from_json(json.loads(line)))
+    except json.JSONDecodeError as exc:
+        return {"error": f"line {number}: not JSON: {exc.msg} at column {exc.colno}"}
+    except INPUT_ERRORS as exc:
+        return {"error": f"line {number}: {exc}"}
+    except RecursionError:
+        return {"error": f"line {number}: the request nests too deeply"}
+    except Exception as exc:  # an engine bug answers this line and the batch goes on
+        return {"error": f"line {number}: internal error: {type(exc).__name__}: {exc}"}
+
+
+# ------------------------------------------------------------ readable table
+
+def _flags(hand: Hand) -> str:
+    words = ["self-drawn" if hand.self_drawn else "on a discard",
+             f"seat {WIND_LETTERS[hand.seat_wind - 27]}", f"round {WIND_LETTERS[hand.round_wind - 27]}"]
+    for name in ("last_tile_of_kind", "kong_replacement", "robbing_kong", "last_wall_tile"):
+        if getattr(hand, name):
+            words.append(name.replace("_", " "))
+    if hand.missing_suit:
+        words.append(f"missing suit {hand.missing_suit}")
+    return ", ".join(words)
+
+
+def _shapes(variant: Any) -> str:
+    return ", ".join(s.id.replace("_", " ") for s in variant.scoring.shapes)
+
+
+def table(variant: Any, hand: Hand, result: Any) -> str:
+    """Each pattern with its value (and count), the total, the arrangement, and why a hand is not valid."""
     names = {p.id: p.name for p in variant.scoring.table.patterns}
     unit = variant.scoring.unit
-    lines = [f"{variant.title}: {hand.notation()}"]
+    lines = [f"{variant.title}: {hand.notation()}", f"  {_flags(hand)}"]
     if result.arrangement:
-        lines.append(f"arrangement: {result.arrangement} ({result.shape})")
+        lines.append(f"arrangement ({result.shape.replace('_', ' ')}): {result.arrangement}")
     if result.fans:
-        width = max(len(names.get(f.id, f.id)) for f in result.fans)
+        rows = []
         for f in result.fans:
-            count = f" x{f.count}" if f.count > 1 else ""
-            note = "" if f.toward_minimum else "  (not toward the minimum)"
-            lines.append(f"  {names.get(f.id, f.id):<{width}}  {f.value:>3}{count}{note}")
+            value = f"{f.value} x {f.count} = {f.value * f.count}" if f.count > 1 else str(f.value)
+            note = "  (not toward the minimum)" if not f.toward_minimum else ""
+            rows.append((names.get(f.id, f.id), f.id, value, note))
+        w_name = max(len(r[0]) for r in rows)
+        w_id = max(len(r[1]) for r in rows)
+        w_val = max(len(r[2]) for r in rows)
+        for name, pid, value, note in rows:
+            lines.append(f"  {name:<{w_name}}  {pid:<{w_id}}  {value:>{w_val}} {unit}{note}")
     capped = f" (capped from {result.uncapped})" if result.uncapped > result.total else ""
     lines.append(f"total: {result.total} {unit}{capped}")
+    minimum = variant.scoring.minimum
     if result.valid:
-        lines.append("valid win")
+        lines.append("valid win" + (f" (minimum {minimum} {unit})" if minimum else ""))
+    elif result.arrangement is None and result.reason == "not a winning shape":
+        lines.append(f"not a valid win: not a winning shape (the tiles form none of: {_shapes(variant)})")
     else:
         lines.append(f"not a valid win: {result.reason}")
     return "\n".join(lines)
