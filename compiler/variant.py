@@ -281,7 +281,7 @@ class _Compiler:
                     else:
                         targets.append(other)
             if "replaces" in p:
-                edges.setdefault(p["id"], []).extend(t for t in p["replaces"] if t in ids)
+                edges.setdefault(p["id"], []).extend(t for t in p["replaces"] if t in ids and t != p["id"])
         # A cycle of replacements can never be resolved: A replaces B ... replaces A.
         state: dict[str, int] = {}
 
