@@ -29,7 +29,7 @@ _TYPE_WORDS = {
 
 #: Regular expressions of the schema, in words.
 _PATTERN_WORDS = {
-    "^[a-z][a-z0-9_]*$": "a lowercase name of letters, digits and _ starting with a letter (e.g. all_pungs)",
+    "^[a-z][a-z0-9_]*$": "a lowercase name of letters, digits and _ starting with a letter (e.g. my_name)",
 }
 
 

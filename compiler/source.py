@@ -123,7 +123,13 @@ class Source:
 
 
 class _Loader(yaml.SafeLoader):
-    """The safe loader: plain data only (no Python objects)."""
+    """The safe loader (plain data only), reading 2024-01-01 as text: a variant has no dates."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
 
 
 #: Most nodes a file may expand to: aliases can make a small file enormous ("billion laughs").
@@ -175,8 +181,9 @@ class _Builder:
         try:
             return self.loader.construct_object(node, deep=True)
         except (yaml.YAMLError, ValueError, TypeError, OverflowError) as exc:
-            # e.g. a timestamp-looking value that is not a date: 2024-13-45
-            self.problem(node, f"cannot read the value {node.value!r}: {exc}")
+            # an explicit tag that does not fit its value, e.g. !!int abc
+            reason = getattr(exc, "problem", None) or str(exc)
+            self.problem(node, f"cannot read the value {node.value!r} as {node.tag}: {reason}")
             return node.value
 
 

@@ -105,6 +105,9 @@ class CompiledVariant:
         ]
 
 
+_TOO_DEEP = "the expression nests too deeply: expected at most a few hundred levels of brackets and operators"
+
+
 def _quote(text: str, line: int, column: int, width: int = 60) -> str:
     """The expression as messages quote it: whole when short, else the part around the problem."""
     if len(text) <= width and "\n" not in text:
@@ -134,7 +137,9 @@ class _Compiler:
             return compile_expression(text, env, want, what, filename=f"{self.filename}:{'/'.join(map(str, path))}")
         except ExpressionError as exc:
             self.expression_problem(path, text, exc)
-            return None
+        except (RecursionError, MemoryError):
+            self.expression_problem(path, text, ExpressionError(_TOO_DEEP))
+        return None
 
     def expression_problem(self, path: tuple[Any, ...], text: str, exc: ExpressionError) -> None:
         """Report ``exc`` at its place in the file, quoting the expression (or the part at fault)."""
@@ -215,6 +220,9 @@ class _Compiler:
                 t, src, consts = check(text, env)
             except ExpressionError as exc:
                 self.expression_problem(path, text, exc)
+                continue
+            except (RecursionError, MemoryError):
+                self.expression_problem(path, text, ExpressionError(_TOO_DEEP))
                 continue
             # Inline the definition: constants keep unique names by prefixing.
             for key, value in consts.items():
