@@ -1,0 +1,172 @@
+"""Catalog maintenance: ``python -m cardavia.render.extract`` (re-run after any change).
+
+Extracts every message of the rules pages into ``locales/cardavia.pot``:
+
+* the Python modules of this package (calls ``_``, ``ngettext``, ``pgettext``, ``npgettext``),
+* the Jinja2 templates (``_()`` and ``{% trans %}``),
+* every shipped variant file (names, titles, summaries, units, shapes, patterns, reasons;
+  see :func:`cardavia.render.catalog.variant_messages`),
+
+then updates each language's ``locales/<locale>/LC_MESSAGES/cardavia.po`` from it with
+Babel: new messages appear untranslated, changed ones are marked fuzzy (with the old
+translation as a hint), removed ones are dropped. ``--check`` only reports whether the
+template is out of date (exit status 1), for CI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import re
+import sys
+from pathlib import Path
+from typing import Iterable
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_python
+from babel.messages.pofile import read_po, write_po
+from jinja2.ext import babel_extract
+
+from compiler.registry import load_variant, locales_dir, shipped_variants
+
+from .catalog import DOMAIN, catalog_path, template_path, variant_messages
+from .languages import LANGUAGES
+
+PACKAGE = Path(__file__).parent
+KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2),
+            "npgettext": ((1, "c"), 2, 3)}
+COMMENT_TAGS = ["Translators:"]
+
+
+def _messages_from(funcname: str, messages: object) -> tuple[str | None, str | tuple[str, str]] | None:
+    """(context, msgid) from one extracted call, following KEYWORDS' argument specs."""
+    args = messages if isinstance(messages, tuple) else (messages,)
+    if funcname in ("_", "gettext"):
+        return (None, args[0]) if args and isinstance(args[0], str) else None
+    if funcname == "ngettext":
+        if len(args) >= 2 and all(isinstance(a, str) for a in args[:2]):
+            return None, (args[0], args[1])
+        return None
+    if funcname == "pgettext":
+        if len(args) >= 2 and all(isinstance(a, str) for a in args[:2]):
+            return args[0], args[1]
+        return None
+    if funcname == "npgettext":
+        if len(args) >= 3 and all(isinstance(a, str) for a in args[:3]):
+            return args[0], (args[1], args[2])
+        return None
+    return None
+
+
+def source_messages() -> Iterable[tuple[str | None, str | tuple[str, str], str, int]]:
+    """(context, msgid, file, line) of every literal message in code and templates."""
+    for path in sorted(PACKAGE.glob("*.py")):
+        with open(path, "rb") as fh:
+            for lineno, funcname, messages, _comments in extract_python(fh, KEYWORDS, COMMENT_TAGS, {}):
+                found = _messages_from(funcname, messages)
+                if found:
+                    yield found[0], found[1], f"cardavia/render/{path.name}", lineno
+    for path in sorted((PACKAGE / "templates").iterdir()):
+        if path.suffix not in (".html", ".md", ".txt"):
+            continue
+        with open(path, "rb") as fh:
+            options = {"extensions": "jinja2.ext.i18n", "trim_blocks": "true", "lstrip_blocks": "true"}
+            for lineno, funcname, messages, _comments in babel_extract(fh, KEYWORDS, COMMENT_TAGS, options):
+                found = _messages_from(funcname, messages)
+                if found:
+                    yield found[0], found[1], f"cardavia/render/templates/{path.name}", lineno
+
+
+def build_template(variant_names: Iterable[str] | None = None) -> Catalog:
+    """The catalog template (.pot) for the code, the templates and the shipped variants."""
+    pot = Catalog(domain=DOMAIN, project="Cardavia", version="0.1", msgid_bugs_address="",
+                  copyright_holder="Cardavia contributors", charset="utf-8")
+    for ctx, msgid, file, line in source_messages():
+        pot.add(msgid, context=ctx, locations=[(file, line)])
+    for name in variant_names if variant_names is not None else shipped_variants():
+        variant = load_variant(name)
+        for m in variant_messages(variant):
+            msgid: str | tuple[str, str] = (m.msgid, m.plural) if m.plural else m.msgid
+            pot.add(msgid, context=m.context, locations=[(f"variants/{Path(variant.path).name}", 0)],
+                    auto_comments=[m.where])
+    return pot
+
+
+def _dump(catalog: Catalog) -> bytes:
+    catalog.fuzzy = False
+    catalog.last_translator = "Cardavia contributors"
+    catalog.language_team = f"{catalog.locale or 'none'} (Cardavia contributors)" if catalog.locale else "none"
+    catalog.msgid_bugs_address = ""
+    buf = io.BytesIO()
+    write_po(buf, catalog, width=100, omit_header=False, sort_output=False, include_lineno=False,
+             ignore_obsolete=True)
+    return buf.getvalue()
+
+
+_DATES = re.compile(rb'^"(POT-Creation-Date|PO-Revision-Date): .*\\n"$', re.M)
+
+
+def _write(path: Path, data: bytes) -> None:
+    """Write unless only the dates in the header would change (keeps git diffs quiet)."""
+    if path.is_file() and _DATES.sub(b"", path.read_bytes()) == _DATES.sub(b"", data):
+        return
+    path.write_bytes(data)
+
+
+def _keys(catalog: Catalog) -> set[tuple[object, str | None]]:
+    return {(m.id, m.context) for m in catalog if m.id}
+
+
+def template_is_current(root: Path | None = None) -> bool:
+    """True when the .pot on disk holds exactly the messages extraction finds now."""
+    path = template_path(root)
+    if not path.is_file():
+        return False
+    with open(path, "rb") as fh:
+        on_disk = read_po(fh)
+    return _keys(on_disk) == _keys(build_template())
+
+
+def update(root: Path | None = None) -> list[str]:
+    """Write the .pot and update every language's .po; returns a report line per file."""
+    root = root or locales_dir()
+    pot = build_template()
+    root.mkdir(parents=True, exist_ok=True)
+    _write(template_path(root), _dump(pot))
+    report = [f"{template_path(root)}: {len([m for m in pot if m.id])} messages"]
+    for lang in LANGUAGES:
+        path = catalog_path(lang, root)
+        if path.is_file():
+            with open(path, "rb") as fh:
+                catalog = read_po(fh, locale=lang.locale, domain=DOMAIN)
+        else:
+            catalog = Catalog(locale=lang.locale, domain=DOMAIN, project="Cardavia", version="0.1",
+                              copyright_holder="Cardavia contributors", charset="utf-8")
+        catalog.update(pot, update_header_comment=False)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _write(path, _dump(catalog))
+        real = [m for m in catalog if m.id]
+        done = sum(1 for m in real if m.string and (all(m.string) if isinstance(m.string, tuple) else True)
+                   and not m.fuzzy)
+        fuzzy = sum(1 for m in real if m.fuzzy)
+        report.append(f"{path}: {done}/{len(real)} translated, {fuzzy} fuzzy")
+    return report
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m cardavia.render.extract", description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="only check that locales/cardavia.pot is current")
+    args = parser.parse_args(argv)
+    if args.check:
+        if template_is_current():
+            print("locales/cardavia.pot is current")
+            return 0
+        print("locales/cardavia.pot is out of date: run python -m cardavia.render.extract", file=sys.stderr)
+        return 1
+    for line in update():
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,247 @@
+"""Formulas and conditions of a variant file, rendered as sentences in any language.
+
+A payment amount such as ``min(2 ** total, 32)`` or a condition such as
+``not player.won and not player.ready`` is parsed with the compiler's own grammar
+(:func:`compiler.expressions.parse`) and the tree is walked: each construct has one
+message ("{base} to the power of {exp}", "{a} plus {b}", "{a} and {b}", ...) and each
+name of the formula's vocabulary one phrase. So a new formula in a variant file is
+readable in every language without a new message, and a translator translates a few
+dozen small pieces once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from lark import Token, Tree
+
+from compiler.expressions import ExpressionError, parse
+
+from .catalog import Translator
+
+#: The vocabulary a formula is read with: number names give noun phrases; boolean names
+#: give (affirmative, negative) clauses; ``var.attr`` pairs the same for attributes.
+Phrase = Callable[[Translator], str]
+Clause = Callable[[Translator], tuple[str, str]]
+
+
+@dataclass
+class Vocabulary:
+    numbers: dict[str, Phrase] = field(default_factory=dict)
+    flags: dict[str, Clause] = field(default_factory=dict)
+
+
+# --------------------------------------------------------------- vocabularies
+
+def _total(t: Translator) -> str:
+    return t._("the hand total")
+
+
+TOTAL = Vocabulary(numbers={"total": _total})
+
+READY = Vocabulary(numbers={
+    "total": lambda t: t._("the best total of the ready hand"),
+    "base": lambda t: t._("the base amount"),
+})
+
+WIN = Vocabulary(
+    numbers={
+        "total": _total,
+        "base": lambda t: t._("the base amount"),
+        "winners": lambda t: t._("the number of players winning on the same discard"),
+    },
+    flags={
+        "self_drawn": lambda t: (t._("self-drawn win"), t._("win on a discard")),
+        "robbing_kong": lambda t: (t._("win by robbing a kong"), t._("win not by robbing a kong")),
+        "kong_replacement": lambda t: (t._("win on a kong replacement tile"),
+                                       t._("win not on a kong replacement tile")),
+        "last_wall_tile": lambda t: (t._("win with the last tile of the wall"),
+                                     t._("win not with the last tile of the wall")),
+    },
+)
+
+#: Player attributes in conditions ("every player who {clause}") and amounts.
+PLAYER_FLAGS: dict[str, Clause] = {
+    "won": lambda t: (t._("has won"), t._("has not won")),
+    "active": lambda t: (t._("is still playing"), t._("is no longer playing")),
+    "ready": lambda t: (t._("is ready (one tile from a winning hand)"), t._("is not ready")),
+    "pig": lambda t: (t._("still holds a tile of the missing suit (a flower pig)"),
+                      t._("is not a flower pig")),
+}
+
+PLAYER_NUMBERS: dict[tuple[str, str], Phrase] = {
+    ("payee", "ready_value"): lambda t: t._("the most the receiving player's ready hand could win"),
+    ("payer", "ready_value"): lambda t: t._("the most the paying player's ready hand could win"),
+    ("player", "ready_value"): lambda t: t._("the most the player's ready hand could win"),
+    ("payee", "kong_income"): lambda t: t._("the receiving player's kong income"),
+    ("payer", "kong_income"): lambda t: t._("the paying player's kong income"),
+    ("player", "kong_income"): lambda t: t._("the player's kong income"),
+}
+
+PLAYER = Vocabulary()
+
+
+class _Unreadable(Exception):
+    """A construct this module has no sentence for: the formula is shown as written."""
+
+
+def _num(n: int) -> str:
+    return str(n)  # ASCII digits in every language
+
+
+class _Reader:
+    def __init__(self, t: Translator, vocab: Vocabulary) -> None:
+        self.t = t
+        self.vocab = vocab
+
+    # ------------------------------------------------------------ numbers
+    def number(self, tree: Tree | Token) -> str:
+        t = self.t
+        if isinstance(tree, Token):
+            raise _Unreadable(str(tree))
+        kind = tree.data
+        if kind == "int_":
+            return _num(int(tree.children[0]))
+        if kind == "name":
+            name = str(tree.children[0])
+            if name in self.vocab.numbers:
+                return self.vocab.numbers[name](t)
+            raise _Unreadable(name)
+        if kind == "attr":
+            obj, attr = tree.children
+            if isinstance(obj, Tree) and obj.data == "name":
+                phrase = PLAYER_NUMBERS.get((str(obj.children[0]), str(attr)))
+                if phrase:
+                    return phrase(t)
+            raise _Unreadable(str(attr))
+        if kind == "pow":
+            return t._("{base} to the power of {exp}", base=self.operand(tree.children[0]),
+                       exp=self.operand(tree.children[-1]))
+        if kind == "neg":
+            return t._("minus {a}", a=self.operand(tree.children[0]))
+        if kind == "arith":
+            return self.arith(tree)
+        if kind == "call":
+            return self.call(tree)
+        if kind == "conditional":
+            return t._("{then} if {condition}, otherwise {other}", then=self.number(tree.children[0]),
+                       condition=self.condition(tree.children[1]), other=self.number(tree.children[2]))
+        raise _Unreadable(kind)
+
+    def operand(self, tree: Tree | Token) -> str:
+        """A number inside a larger formula: compound sums get parentheses."""
+        text = self.number(tree)
+        if isinstance(tree, Tree) and tree.data in ("arith", "conditional"):
+            return f"({text})"
+        return text
+
+    def arith(self, tree: Tree) -> str:
+        t = self.t
+        children = tree.children
+        text = self.operand(children[0])
+        left_is_int = isinstance(children[0], Tree) and children[0].data == "int_"
+        for i in range(1, len(children), 2):
+            op = str(children[i])
+            right_tree = children[i + 1]
+            right = self.operand(right_tree)
+            if op == "+":
+                text = t._("{a} plus {b}", a=text, b=right)
+            elif op == "-":
+                text = t._("{a} minus {b}", a=text, b=right)
+            elif op == "*":
+                # "3 times the base", whichever side the number is written on
+                if not left_is_int and isinstance(right_tree, Tree) and right_tree.data == "int_":
+                    text = t._("{a} times {b}", a=right, b=text)
+                else:
+                    text = t._("{a} times {b}", a=text, b=right)
+            elif op == "//":
+                text = t._("{a} divided by {b}, rounded down", a=text, b=right)
+            elif op == "%":
+                text = t._("the remainder of {a} divided by {b}", a=text, b=right)
+            else:  # pragma: no cover - the grammar has no other operator
+                raise _Unreadable(op)
+            left_is_int = False
+        return text
+
+    def call(self, tree: Tree) -> str:
+        t = self.t
+        name = str(tree.children[0])
+        args = [c for c in tree.children[1:] if c is not None]
+        if name in ("min", "max") and len(args) >= 2:
+            consts = [a for a in args if isinstance(a, Tree) and a.data == "int_"]
+            others = [a for a in args if a not in consts]
+            if len(consts) == 1 and len(others) == 1:
+                a, bound = self.number(others[0]), self.number(consts[0])
+                if name == "min":
+                    return t._("{a}, at most {bound}", a=a, bound=bound)
+                return t._("{a}, at least {bound}", a=a, bound=bound)
+            items = t.join([self.number(a) for a in args])
+            if name == "min":
+                return t._("the smallest of {items}", items=items)
+            return t._("the largest of {items}", items=items)
+        if name == "abs" and len(args) == 1:
+            return t._("the absolute value of {a}", a=self.number(args[0]))
+        raise _Unreadable(name)
+
+    # --------------------------------------------------------- conditions
+    def condition(self, tree: Tree | Token, negate: bool = False) -> str:
+        t = self.t
+        if isinstance(tree, Token):
+            raise _Unreadable(str(tree))
+        kind = tree.data
+        if kind == "not_":
+            return self.condition(tree.children[0], not negate)
+        if kind == "name":
+            name = str(tree.children[0])
+            if name in self.vocab.flags:
+                return self.vocab.flags[name](t)[1 if negate else 0]
+            raise _Unreadable(name)
+        if kind == "attr":
+            obj, attr = tree.children
+            clause = PLAYER_FLAGS.get(str(attr))
+            if isinstance(obj, Tree) and obj.data == "name" and clause:
+                return clause(t)[1 if negate else 0]
+            raise _Unreadable(str(attr))
+        if kind in ("and_", "or_"):
+            parts = [self.condition(c, negate) for c in tree.children]
+            # De Morgan: "not (a and b)" reads "not a or not b"
+            style = "or" if (kind == "or_") != negate else "standard"
+            return t.join(parts, style=style)
+        if kind in ("true", "false"):
+            holds = (kind == "true") != negate
+            return t._("always") if holds else t._("never")
+        if kind == "compare" and len(tree.children) == 3:
+            left, op, right = tree.children
+            op = " ".join(str(op).split())
+            if negate:
+                op = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">",
+                      "in": "not in", "not in": "in"}[op]
+            a, b = self.number(left), self.number(right)
+            messages = {
+                "==": t._("{a} is {b}", a=a, b=b), "!=": t._("{a} is not {b}", a=a, b=b),
+                "<": t._("{a} is less than {b}", a=a, b=b), "<=": t._("{a} is at most {b}", a=a, b=b),
+                ">": t._("{a} is more than {b}", a=a, b=b), ">=": t._("{a} is at least {b}", a=a, b=b),
+            }
+            if op in messages:
+                return messages[op]
+        raise _Unreadable(kind)
+
+
+def _read(text: str, t: Translator, vocab: Vocabulary, how: str) -> str:
+    try:
+        tree = parse(text)
+        reader = _Reader(t, vocab)
+        return reader.number(tree) if how == "number" else reader.condition(tree)
+    except (ExpressionError, _Unreadable, KeyError):
+        return t._("the formula {formula}", formula=" ".join(str(text).split()))
+
+
+def amount(text: str, t: Translator, vocab: Vocabulary = WIN) -> str:
+    """A number formula as a noun phrase: ``3 * base`` -> "3 times the base amount"."""
+    return _read(text, t, vocab, "number")
+
+
+def condition(text: str, t: Translator, vocab: Vocabulary = WIN) -> str:
+    """A condition as a clause: ``not player.won`` -> "has not won"."""
+    return _read(text, t, vocab, "condition")

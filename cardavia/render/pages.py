@@ -1,0 +1,116 @@
+"""Rendering: compiled variant -> facts -> localized document -> a Jinja2 template.
+
+``render_game`` is what ``cardavia rules VARIANT`` prints; ``site`` uses the same
+functions for every page of the static site.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from .catalog import translator
+from .document import FamilyPage, GamePage
+from .facts import family_of, facts_of
+from .languages import LANGUAGES, Language, language
+from .prose import family_page, game_page
+
+FORMATS = ("html", "md", "txt")
+TEMPLATES = Path(__file__).with_name("templates")
+
+
+class UnknownFormat(ValueError):
+    """An output format the renderer does not write."""
+
+
+@dataclass(frozen=True)
+class Switch:
+    """One entry of the language switcher."""
+
+    tag: str
+    native: str
+    href: str
+    current: bool
+
+
+@lru_cache(maxsize=16)
+def _environment(tag: str, html: bool) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        autoescape=html, extensions=["jinja2.ext.i18n"], trim_blocks=True, lstrip_blocks=True,
+        keep_trailing_newline=True, undefined=jinja2.StrictUndefined,
+    )
+    callables = translator(tag).jinja_callables()
+    env.install_gettext_callables(callables["gettext"], callables["ngettext"], newstyle=True,
+                                  pgettext=callables["pgettext"], npgettext=callables["npgettext"])
+    env.filters["md_cell"] = lambda s: str(s).replace("|", "\\|").replace("\n", " ")
+    env.filters["wrap"] = _wrap
+    return env
+
+
+def _wrap(text: str, width: int = 78, indent: str = "", first: str = "") -> str:
+    import textwrap
+
+    return "\n".join(textwrap.wrap(str(text), width=width, initial_indent=first or indent,
+                                   subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)) or first
+
+
+def _switches(lang: Language, page: str | None) -> list[Switch]:
+    if page is None:
+        return []
+    return [Switch(other.tag, other.native, f"../{other.tag}/{page}", other == lang) for other in LANGUAGES]
+
+
+def _render(template: str, lang: Language, fmt: str, **values: Any) -> str:
+    env = _environment(lang.tag, fmt == "html")
+    return env.get_template(template).render(lang=lang.tag, languages=LANGUAGES, **values)
+
+
+def check_format(fmt: str) -> str:
+    if fmt not in FORMATS:
+        raise UnknownFormat(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
+    return fmt
+
+
+def game_document(variant: Any, lang: str | Language) -> GamePage:
+    lang = language(lang) if isinstance(lang, str) else lang
+    return game_page(facts_of(variant), translator(lang))
+
+
+def render_game(variant: Any, lang: str | Language, fmt: str = "html", *, site_page: str | None = None,
+                home: str | None = None, family: str | None = None) -> str:
+    """One variant's rules page. ``site_page`` (a file name) adds the language switcher
+    with links to the same page in the other languages of a site."""
+    check_format(fmt)
+    lang = language(lang) if isinstance(lang, str) else lang
+    page = game_document(variant, lang)
+    source = Path(getattr(variant, "path", "") or "").name
+    return _render(f"game.{fmt}", lang, fmt, page=page, switches=_switches(lang, site_page), home=home,
+                   family=family, source=source)
+
+
+def family_document(variants: list[Any], lang: str | Language) -> FamilyPage:
+    lang = language(lang) if isinstance(lang, str) else lang
+    return family_page(family_of([facts_of(v) for v in variants]), translator(lang))
+
+
+def render_family(variants: list[Any], lang: str | Language, *, site_page: str | None = None) -> str:
+    """A family page ("China · 144 tiles") with every game of the family and its rules."""
+    lang = language(lang) if isinstance(lang, str) else lang
+    page = family_document(variants, lang)
+    return _render("family.html", lang, "html", page=page, switches=_switches(lang, site_page))
+
+
+def render_index(families: list[FamilyPage], lang: str | Language, *, site_page: str = "index.html") -> str:
+    """A language's home page: each family with links to its games."""
+    lang = language(lang) if isinstance(lang, str) else lang
+    return _render("index.html", lang, "html", families=families, switches=_switches(lang, site_page))
+
+
+def render_root() -> str:
+    """The site's entry page: one link per language, each named in its own language."""
+    return _render("root.html", LANGUAGES[0], "html", switches=[])
