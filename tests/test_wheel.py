@@ -1,0 +1,84 @@
+"""Installed, not only editable: the wheel carries the variants and locales, and works.
+
+Builds the wheel (offline: no build isolation, hatchling comes with the test extra),
+checks its contents, installs it into a fresh virtual environment (system site-packages
+for the dependencies, ``--no-deps --no-index``: no network) and runs ``cardavia check``
+from an unrelated folder. Takes about 20 seconds: ``-m "not slow"`` skips it.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+pytestmark = pytest.mark.slow
+
+
+def run(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    result = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, f"{' '.join(cmd)} failed:\n{result.stdout}\n{result.stderr}"
+    return result
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    pytest.importorskip("hatchling", reason="the test extra installs hatchling to build offline")
+    out = tmp_path_factory.mktemp("dist")
+    run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index", "-q",
+         "-w", str(out), str(ROOT)], cwd=out)
+    wheels = list(out.glob("cardavia-*.whl"))
+    assert len(wheels) == 1, wheels
+    return wheels[0]
+
+
+def test_wheel_carries_the_data(wheel: Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    shipped = sorted(p.name for p in (ROOT / "variants").glob("*.yaml"))
+    assert {"hk.yaml", "mcr.yaml", "sichuan.yaml"} <= set(shipped)
+    for name in shipped:
+        assert f"cardavia/variants/{name}" in names
+    assert any(n.startswith("cardavia/locales/") for n in names)
+    locale_files = [p.relative_to(ROOT).as_posix() for p in (ROOT / "locales").rglob("*") if p.is_file()]
+    for rel in locale_files:
+        assert f"cardavia/{rel}" in names, f"{rel} is missing from the wheel"
+    for data in ("compiler/variant.schema.json", "compiler/expression.lark", "compiler/py.typed"):
+        assert data in names
+    assert any(n.endswith("entry_points.txt") for n in names)
+
+
+def test_installed_wheel_checks_the_shipped_variants(wheel: Path, tmp_path: Path) -> None:
+    venv = tmp_path / "venv"
+    run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], cwd=tmp_path)
+    bindir = venv / ("Scripts" if os.name == "nt" else "bin")
+    python = bindir / "python"
+    run([str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-index", str(wheel)], cwd=tmp_path)
+
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env["CARDAVIA_CACHE_DIR"] = str(tmp_path / "cache")
+
+    where = run([str(python), "-c", "import cardavia, compiler, compiler.registry as r; "
+                 "print(cardavia.__file__); print(compiler.__file__); print(r.variants_dir()); print(r.locales_dir())"],
+                cwd=elsewhere, env=env).stdout.split()
+    site = venv.resolve()
+    for path in where:
+        assert Path(path).resolve().is_relative_to(site), f"{path} is not the installed copy"
+
+    result = run([str(bindir / "cardavia"), "check", "hk", "mcr", "sichuan"], cwd=elsewhere, env=env)
+    assert "hk: " in result.stdout and "mcr: " in result.stdout and "sichuan: " in result.stdout
+    assert "tiles: 144" in result.stdout and "tiles: 108" in result.stdout
+
+    # A variant of one's own, by path, next to the installed ones.
+    mine = elsewhere / "mine.yaml"
+    mine.write_text((ROOT / "variants" / "hk.yaml").read_text(encoding="utf-8").replace("id: hk", "id: mine", 1),
+                    encoding="utf-8")
+    result = run([str(bindir / "cardavia"), "check", "mine.yaml"], cwd=elsewhere, env=env)
+    assert result.stdout.startswith("mine: ")
