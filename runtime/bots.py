@@ -1,0 +1,218 @@
+"""Computer players: the baseline bot (legal, greedy toward a win) and a random player.
+
+The baseline bot always wins when it can, keeps the discard that leaves the lowest shanten
+(ties: the least connected tile), claims or declares a kong only when that does not move
+it away from ready, and picks as missing suit the suit it holds fewest of. It reads only
+its own hand, its own melds and the options it is given. Until a stronger AI exists,
+the kinds ``ai``, ``ai:easy`` and ``ai:strong`` are this bot.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Sequence
+
+from compiler.arrangements import ShapeSpec
+from compiler.tiles import SUITS
+
+from .actions import Action, Decision
+from .shanten import combine, evaluate, merge, pairs_shanten, suit_table, tables, unique_shanten
+
+KINDS = ("baseline", "random", "ai", "ai:easy", "ai:strong")
+
+
+class Evaluator:
+    """Shanten of a hand over the variant's shapes, with the per-suit tables reused."""
+
+    def __init__(self, shapes: Sequence[ShapeSpec]) -> None:
+        self.standard = [s.sets for s in shapes if s.kind == "sets_and_pair"]
+        self.pairs = [(s.sets, s.quads_as_two_pairs) for s in shapes if s.kind == "pairs"]
+        self.unique = [s.tiles for s in shapes if s.kind == "unique_plus_pair"]
+
+    def _special(self, counts: Sequence[int], melds: int) -> int:
+        best = 99
+        if not melds:
+            for sets, quads in self.pairs:
+                best = min(best, pairs_shanten(counts, sets, quads))
+            for tiles in self.unique:
+                best = min(best, unique_shanten(counts, tiles))
+        return best
+
+    def shanten(self, counts: Sequence[int], melds: int) -> int:
+        best = self._special(counts, melds)
+        if self.standard:
+            tabs = tables(counts)
+            for sets in self.standard:
+                best = min(best, combine(tabs, sets - melds))
+        return best
+
+    def discards(self, counts: list[int], melds: int, kinds: Sequence[int]) -> dict[int, int]:
+        """Shanten after discarding one tile of each kind in ``kinds``."""
+        out = {}
+        special = bool(self.pairs or self.unique) and not melds
+        if special:
+            kinds_held = sum(1 for c in counts if c)
+            pair_info = [(sets, quads, sum(c // 2 if quads else c >= 2 for c in counts)) for sets, quads in self.pairs]
+            unique_info = [(tiles, sum(1 for t in tiles if counts[t]), [t for t in tiles if counts[t] >= 2])
+                           for tiles in self.unique]
+        if self.standard:
+            tabs = tables(counts)
+            rests: dict[int, Any] = {}
+        for k in kinds:
+            best = 99
+            if special:
+                c = counts[k]
+                for sets, quads, pairs in pair_info:
+                    after = pairs - (1 if (c % 2 == 0 if quads else c == 2) else 0)
+                    held = kinds_held - (c == 1)
+                    value = sets - 1 - after + (0 if quads else max(0, sets - held))
+                    best = min(best, value)
+                for tiles, present, doubled in unique_info:
+                    inside = k in tiles
+                    p_after = present - (1 if inside and c == 1 else 0)
+                    has_pair = len(doubled) > 1 or (len(doubled) == 1 and (doubled[0] != k or c > 2))
+                    best = min(best, len(tiles) - p_after - (1 if has_pair else 0))
+            counts[k] -= 1
+            if self.standard:
+                suit = k // 9 if k < 27 else 3
+                rest = rests.get(suit)
+                if rest is None:
+                    others = [tabs[i] for i in range(4) if i != suit]
+                    rest = rests[suit] = merge(merge(others[0], others[1]), others[2])
+                lo = suit * 9
+                new = suit_table(tuple(counts[lo:lo + (7 if suit == 3 else 9)]), suit == 3)
+                for sets in self.standard:
+                    value = evaluate(rest, new, sets - melds)
+                    if value < best:
+                        best = value
+            out[k] = best
+            counts[k] += 1
+        return out
+
+
+def _connection(counts: Sequence[int], k: int) -> int:
+    """How useful tile ``k`` looks: copies and neighbours (suited tiles only have neighbours)."""
+    score = 4 * counts[k]
+    if k < 27:
+        r = k % 9
+        for d, w in ((-2, 1), (-1, 2), (1, 2), (2, 1)):
+            if 0 <= r + d <= 8:
+                score += w * counts[k + d]
+        if r in (0, 8):
+            score -= 1
+    return score
+
+
+class BaselineBot:
+    """Greedy toward a win; deterministic for a given seed (the seed only breaks exact ties)."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+        self._evaluators: dict[int, Evaluator] = {}
+
+    def _eval(self, deal: Any) -> Evaluator:
+        key = id(deal.shapes)
+        ev = self._evaluators.get(key)
+        if ev is None:
+            ev = self._evaluators[key] = Evaluator(deal.shapes)
+        return ev
+
+    def choose(self, deal: Any, decision: Decision) -> Action:
+        options = decision.options
+        if decision.kind == "missing_suit":
+            counts = deal.counts[decision.seat]
+            held = [sum(counts[i * 9:(i + 1) * 9]) for i in range(3)]
+            return Action("missing_suit", suit=SUITS[held.index(min(held))])
+        if any(o.do == "win" for o in options):
+            return Action("win")
+        if decision.kind == "turn":
+            return self._turn(deal, decision)
+        if decision.kind == "claim":
+            return self._claim(deal, decision)
+        return Action("pass")
+
+    def _best_discard(self, ev: Evaluator, counts: list[int], melds: int, kinds: Sequence[int]) -> tuple[int, int]:
+        scores = ev.discards(counts, melds, kinds)
+        best = min(scores.values())
+        tied = [k for k in kinds if scores[k] == best]
+        if len(tied) > 1:
+            low = min(_connection(counts, k) for k in tied)
+            tied = [k for k in tied if _connection(counts, k) == low]
+        return best, tied[0] if len(tied) == 1 else self.rng.choice(tied)
+
+    def _turn(self, deal: Any, decision: Decision) -> Action:
+        seat = decision.seat
+        ev = self._eval(deal)
+        counts = deal.counts[seat]
+        melds = len(deal.melds[seat])
+        kinds = [o.tile for o in decision.options if o.do == "discard"]
+        best, kind = self._best_discard(ev, counts, melds, kinds)  # type: ignore[arg-type]
+        for o in decision.options:
+            if o.do != "kong":
+                continue
+            k = o.tile
+            assert k is not None
+            if counts[k] == 4:
+                counts[k] -= 4
+                after = ev.shanten(counts, melds + 1)
+                counts[k] += 4
+            else:
+                counts[k] -= 1
+                after = ev.shanten(counts, melds)
+                counts[k] += 1
+            if after <= best:
+                return o
+        drawn = decision.drawn
+        if drawn is not None and deal.kinds[drawn] == kind:
+            return Action("discard", tile=kind, id=drawn)
+        return Action("discard", tile=kind)
+
+    def _claim(self, deal: Any, decision: Decision) -> Action:
+        seat = decision.seat
+        ev = self._eval(deal)
+        counts = deal.counts[seat]
+        melds = len(deal.melds[seat])
+        kind = decision.tile
+        assert kind is not None
+        now = ev.shanten(counts, melds)
+        choice = Action("pass")
+        for o in decision.options:
+            if o.do in ("pung", "kong"):
+                used = [kind] * (2 if o.do == "pung" else 3)
+            elif o.do == "chow":
+                used = list(o.tiles)
+            else:
+                continue
+            for k in used:
+                counts[k] -= 1
+            if o.do == "kong":
+                after = ev.shanten(counts, melds + 1)
+                good = after <= now
+            else:
+                kinds = [k for k in range(34) if counts[k]]
+                after = min(ev.discards(counts, melds + 1, kinds).values()) if kinds else 99
+                good = after < now
+            for k in used:
+                counts[k] += 1
+            if good:
+                return o
+        return choice
+
+
+class RandomBot:
+    """Uniform among the legal options (a floor to compare the baseline with)."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, deal: Any, decision: Decision) -> Action:
+        return self.rng.choice(decision.options)
+
+
+def make_controller(kind: str, seed: int) -> Any:
+    """A controller for a ``--players`` kind; the AI levels are the baseline bot for now."""
+    if kind == "random":
+        return RandomBot(seed)
+    if kind in KINDS:
+        return BaselineBot(seed)
+    raise ValueError(f"unknown player kind {kind!r}: expected one of {', '.join(KINDS)}")

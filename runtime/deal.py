@@ -1,0 +1,689 @@
+"""One deal of any compiled variant, as a state machine.
+
+The deal asks for decisions (:meth:`Deal.pending`), each with its legal options computed
+here from the compiled variant (``tiles``, ``table``, ``play``, ``scoring``, ``settlement``),
+and applies the answers (:meth:`Deal.act`) after checking them: an answer that is not
+among the options raises :class:`IllegalAction` and leaves the state unchanged.
+
+Phases: ``missing_suit`` (when the variant declares one) -> ``turn`` (the seat to act holds
+a drawn tile, or must discard after a claim) -> ``claim`` (every seat that can claim a
+discard answers; all answers are collected, then resolved win > pung/kong > chow in seat
+order after the discarder) or ``rob`` (seats that can win on a tile added to a kong) ->
+... -> ``over``. Every change is an event naming physical tile ids; the deal is fully
+determined by (variant, wall, dealer, decisions).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from compiler.arrangements import completes
+from compiler.hand import Hand, HandError, Meld
+from compiler.scorer import ScoreResult
+from compiler.tiles import CODES, SUITS
+
+from .actions import Action, Decision, IllegalAction
+from .payments import (Payment, PlayerFacts, deltas, exhausted_payments, kong_payments, win_payments)
+
+_WINNER_WORDS = {1: "one_won", 2: "two_won", 3: "three_won"}
+
+#: A possible win: the score and the event flags it was scored with.
+_Win = tuple[ScoreResult, dict[str, bool]]
+
+
+@dataclass
+class MeldRec:
+    """A declared set on the table: physical ids, and where a claimed tile came from."""
+
+    kind: str  # chow, pung, kong
+    ids: list[int]
+    concealed: bool = False
+    from_seat: int | None = None
+    claimed: int | None = None
+    kong: str | None = None  # exposed, added, concealed
+
+    def to_json(self, codes: Sequence[str]) -> dict[str, Any]:
+        return {"type": self.kind, "ids": list(self.ids), "tiles": [codes[i] for i in self.ids],
+                "concealed": self.concealed, "from": self.from_seat, "claimed": self.claimed, "kong": self.kong}
+
+
+@dataclass
+class WinRec:
+    seat: int
+    from_seat: int | None
+    tile: int
+    id: int
+    result: ScoreResult
+    flags: dict[str, bool]
+    payments: list[Payment] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "from": self.from_seat, "total": self.result.total,
+                "fans": [f.as_json() for f in self.result.fans], "tile": CODES[self.tile], "id": self.id,
+                **{k: v for k, v in self.flags.items() if v},
+                "payments": [p.to_json() for p in self.payments]}
+
+
+@dataclass
+class _Claim:
+    kind: str  # "claim" (a discard) or "rob" (a tile added to a kong)
+    seat: int  # the discarder, or the player adding to a kong
+    id: int
+    tile: int
+    decisions: dict[int, Decision]
+    results: dict[int, _Win]
+    responses: dict[int, Action] = field(default_factory=dict)
+    meld: MeldRec | None = None
+
+
+class Deal:
+    """The state of one deal; see the module docstring for the phases."""
+
+    def __init__(self, variant: Any, wall: Sequence[int], dealer: int = 0) -> None:
+        self.variant = variant
+        self.kinds: tuple[int, ...] = variant.tiles.kinds
+        self.codes = [CODES[k] for k in self.kinds]
+        self.n = variant.table.players
+        if not 0 <= dealer < self.n:
+            raise ValueError(f"dealer must be a seat 0-{self.n - 1}, got {dealer!r}")
+        self.dealer = dealer
+        self.play = variant.play
+        self.scorer = variant.scorer
+        self.shapes = variant.scoring.shapes
+        self.settlement = variant.settlement
+        self.copies = [0] * 42
+        for k in self.kinds:
+            self.copies[k] += 1
+        self.playable = sorted({k for k in self.kinds if k < 34})
+        ms = self.play.missing_suit
+        self.blocks: frozenset[str] = frozenset(ms.get("blocks", ())) if ms else frozenset()
+        self.discard_first = bool(ms.get("discard_first", True)) if ms else False
+
+        self.wall = list(wall)
+        self.front = 0
+        self.back = len(self.wall)
+        self.hands: list[list[int]] = [[] for _ in range(self.n)]
+        self.counts: list[list[int]] = [[0] * 34 for _ in range(self.n)]
+        self.melds: list[list[MeldRec]] = [[] for _ in range(self.n)]
+        self.flowers: list[list[int]] = [[] for _ in range(self.n)]
+        self.rivers: list[list[int]] = [[] for _ in range(self.n)]
+        self.missing: list[str | None] = [None] * self.n
+        self.won = [False] * self.n
+        self.visible = [0] * 34
+        self.wins: list[WinRec] = []
+        self.payments: list[Payment] = []
+        self.kong_paid: list[Payment] = []
+        self.events: list[dict[str, Any]] = []
+        self.record: list[dict[str, Any]] = []
+        self.phase = "deal"
+        self.turn = dealer
+        self.drawn: int | None = None
+        self.after_kong = False
+        self.after_claim = False
+        self.end: str | None = None
+        self.claim: _Claim | None = None
+        self._turn_decision: Decision | None = None
+        self._turn_win: _Win | None = None
+        self._ms_order: list[int] = []
+        self._start()
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def over(self) -> bool:
+        return self.end is not None
+
+    def wall_left(self) -> int:
+        return self.back - self.front
+
+    def seat_wind(self, seat: int) -> int:
+        return 27 + (seat - self.dealer) % self.n
+
+    def order_after(self, seat: int) -> list[int]:
+        return [(seat + i) % self.n for i in range(1, self.n)]
+
+    def next_active(self, seat: int) -> int | None:
+        return next((s for s in self.order_after(seat) if not self.won[s]), None)
+
+    def holds_missing(self, seat: int) -> bool:
+        suit = self.missing[seat]
+        if suit is None:
+            return False
+        base = SUITS.index(suit) * 9
+        return any(self.counts[seat][base:base + 9])
+
+    def _missing_kind(self, seat: int, kind: int) -> bool:
+        suit = self.missing[seat]
+        return suit is not None and kind < 27 and SUITS[kind // 9] == suit
+
+    def pending(self) -> list[Decision]:
+        """The decisions waiting for an answer (several only while a discard is being claimed)."""
+        if self.phase == "missing_suit":
+            seat = self._ms_order[0]
+            return [Decision(seat, "missing_suit", [Action("missing_suit", suit=s) for s in SUITS])]
+        if self.phase == "turn":
+            assert self._turn_decision is not None
+            return [self._turn_decision]
+        if self.phase in ("claim", "rob"):
+            assert self.claim is not None
+            return [d for s, d in self.claim.decisions.items() if s not in self.claim.responses]
+        return []
+
+    def decision_for(self, seat: int) -> Decision | None:
+        return next((d for d in self.pending() if d.seat == seat), None)
+
+    # ------------------------------------------------------------------ acting
+
+    def act(self, seat: int, action: Action) -> None:
+        """Apply ``seat``'s answer, or raise :class:`IllegalAction` with the state unchanged."""
+        if self.over:
+            raise IllegalAction(f"the deal is over ({self.end}); seat {seat} cannot {action.label()}")
+        decision = self.decision_for(seat)
+        if decision is None:
+            asked = "; ".join(d.describe() for d in self.pending())
+            raise IllegalAction(f"seat {seat} is not asked to decide now ({asked})")
+        option = decision.find(action)
+        if option is None:
+            raise IllegalAction(f"{action.label()} is not a legal answer: {decision.describe()}")
+        tid = None
+        if action.do == "discard":
+            tid = self._discard_id(seat, option.tile, action.id)  # type: ignore[arg-type]
+        entry = {"seat": seat, **option.to_json()}
+        if tid is not None:
+            entry["id"] = tid
+        self.record.append(entry)
+        if decision.kind == "missing_suit":
+            self._declare_missing(seat, option.suit)  # type: ignore[arg-type]
+        elif decision.kind == "turn":
+            if option.do == "discard":
+                self._discard(seat, tid)  # type: ignore[arg-type]
+            elif option.do == "kong":
+                self._own_kong(seat, option.tile)  # type: ignore[arg-type]
+            else:
+                self._self_drawn_win(seat)
+        else:
+            assert self.claim is not None
+            self.claim.responses[seat] = option
+            if len(self.claim.responses) == len(self.claim.decisions):
+                self._resolve()
+
+    def _discard_id(self, seat: int, kind: int, tid: int | None) -> int:
+        hand = self.hands[seat]
+        if tid is not None:
+            if tid not in hand:
+                raise IllegalAction(f"tile id {tid} is not in seat {seat}'s hand")
+            if self.kinds[tid] != kind:
+                raise IllegalAction(f"tile id {tid} is {self.codes[tid]}, not {CODES[kind]}")
+            return tid
+        if self.drawn is not None and self.kinds[self.drawn] == kind and self.drawn in hand:
+            return self.drawn
+        return min(t for t in hand if self.kinds[t] == kind)
+
+    # ------------------------------------------------------------------ the deal
+
+    def _event(self, **fields: Any) -> None:
+        self.events.append(fields)
+
+    def _take(self, back: bool) -> int | None:
+        if self.front >= self.back:
+            return None
+        if back:
+            self.back -= 1
+            return self.wall[self.back]
+        self.front += 1
+        return self.wall[self.front - 1]
+
+    def _add(self, seat: int, tid: int) -> None:
+        self.hands[seat].append(tid)
+        self.counts[seat][self.kinds[tid]] += 1
+
+    def _remove(self, seat: int, tid: int) -> None:
+        self.hands[seat].remove(tid)
+        self.counts[seat][self.kinds[tid]] -= 1
+
+    def _ids_of(self, seat: int, kind: int, n: int) -> list[int]:
+        ids = sorted(t for t in self.hands[seat] if self.kinds[t] == kind)
+        return ids[:n]
+
+    def _draw(self, seat: int, back: bool) -> bool:
+        """Draw one tile, exposing flowers and replacing them from the end; False: the wall ran out."""
+        while True:
+            tid = self._take(back)
+            if tid is None:
+                return False
+            self._event(type="draw", seat=seat, tile=self.codes[tid], id=tid, end="back" if back else "front")
+            if self.kinds[tid] >= 34:
+                self.flowers[seat].append(tid)
+                self._event(type="flower", seat=seat, tile=self.codes[tid], id=tid)
+                back = True
+                continue
+            self._add(seat, tid)
+            self.drawn = tid
+            return True
+
+    def _start(self) -> None:
+        table = self.variant.table
+        seats = [(self.dealer + i) % self.n for i in range(self.n)]
+        for seat in seats:
+            ids = [self._take(False) for _ in range(table.other_tiles)]
+            self.hands[seat] = ids  # type: ignore[assignment]
+            self._event(type="deal", seat=seat, ids=list(ids), tiles=[self.codes[t] for t in ids])  # type: ignore[index]
+        extra = None
+        for _ in range(table.dealer_tiles - table.other_tiles):
+            extra = self._take(False)
+            assert extra is not None
+            self.hands[self.dealer].append(extra)
+            self._event(type="draw", seat=self.dealer, tile=self.codes[extra], id=extra, end="front")
+        for seat in seats:
+            hand = self.hands[seat]
+            for tid in hand:
+                if self.kinds[tid] < 34:
+                    self.counts[seat][self.kinds[tid]] += 1
+            for tid in [t for t in hand if self.kinds[t] >= 34]:
+                hand.remove(tid)
+                self.flowers[seat].append(tid)
+                self._event(type="flower", seat=seat, tile=self.codes[tid], id=tid)
+                if not self._draw(seat, back=True):
+                    self._finish("exhausted")
+                    return
+                if tid == extra:
+                    extra = self.drawn  # the replacement of the dealer's 14th tile counts as just drawn
+        self.drawn = extra
+        if self.play.missing_suit is not None:
+            self._ms_order = seats
+            self.phase = "missing_suit"
+        else:
+            self._enter_turn(self.dealer)
+
+    def _declare_missing(self, seat: int, suit: str) -> None:
+        self.missing[seat] = suit
+        self._event(type="missing_suit", seat=seat, suit=suit)
+        self._ms_order.pop(0)
+        if not self._ms_order:
+            self._enter_turn(self.dealer)
+
+    def _enter_turn(self, seat: int) -> None:
+        self.turn = seat
+        self.phase = "turn"
+        self.claim = None
+        self._turn_win = None
+        opts: list[Action] = []
+        counts = self.counts[seat]
+        holding_missing = self.holds_missing(seat)
+        if not self.after_claim:
+            if self.drawn is not None and not (holding_missing and "win" in self.blocks):
+                res = self._try_win(seat, self.kinds[self.drawn], self_drawn=True)
+                if res is not None:
+                    self._turn_win = res
+                    opts.append(Action("win"))
+            kongs = self.play.kongs
+            if self.wall_left() > 0 and not (holding_missing and "kong" in self.blocks):
+                if kongs.get("concealed", True):
+                    opts.extend(Action("kong", tile=k) for k in range(34)
+                                if counts[k] == 4 and not self._missing_kind(seat, k))
+                if kongs.get("added", True):
+                    opts.extend(Action("kong", tile=self.kinds[m.ids[0]])
+                                for m in self.melds[seat]
+                                if m.kind == "pung" and counts[self.kinds[m.ids[0]]] >= 1)
+        allowed = [k for k in range(34) if counts[k]]
+        if self.discard_first and holding_missing:
+            allowed = [k for k in allowed if self._missing_kind(seat, k)]
+        opts.extend(Action("discard", tile=k) for k in allowed)
+        self._turn_decision = Decision(seat, "turn", opts, drawn=self.drawn if not self.after_claim else None,
+                                       extra={"after_claim": self.after_claim, "after_kong": self.after_kong})
+
+    def _begin_draw(self, seat: int) -> None:
+        self.after_claim = False
+        self.after_kong = False
+        self.drawn = None
+        if not self._draw(seat, back=False):
+            self._finish("exhausted")
+            return
+        self._enter_turn(seat)
+
+    def _replacement(self, seat: int) -> None:
+        self.after_claim = False
+        self.drawn = None
+        if not self._draw(seat, back=True):
+            self._finish("exhausted")
+            return
+        self.after_kong = True
+        self._enter_turn(seat)
+
+    # ------------------------------------------------------------------ wins
+
+    def _hand(self, seat: int, kind: int, self_drawn: bool, **flags: bool) -> Hand:
+        concealed = [self.kinds[t] for t in self.hands[seat]]
+        if self_drawn:
+            concealed.remove(kind)
+        melds = tuple(Meld(m.kind, tuple(sorted(self.kinds[t] for t in m.ids)), m.concealed)
+                      for m in self.melds[seat])
+        return Hand(tuple(concealed), melds, kind, tuple(self.kinds[t] for t in self.flowers[seat]),
+                    self_drawn=self_drawn, seat_wind=self.seat_wind(seat),
+                    round_wind=self.variant.table.round_wind, missing_suit=self.missing[seat], **flags)
+
+    def _try_win(self, seat: int, kind: int, self_drawn: bool, robbing: bool = False) -> _Win | None:
+        """The score of ``seat`` winning on ``kind`` now, or None when that is not a valid win."""
+        counts = self.counts[seat]
+        if not self_drawn:
+            counts[kind] += 1
+        try:
+            if "win" in self.blocks and self.missing[seat] is not None and (
+                    self.holds_missing(seat)):
+                return None
+            if not completes(counts, len(self.melds[seat]), self.shapes):
+                return None
+        finally:
+            if not self_drawn:
+                counts[kind] -= 1
+        others_visible = self.visible[kind] - (0 if self_drawn or robbing else 1)
+        flags = {
+            "kong_replacement": self_drawn and self.after_kong,
+            "robbing_kong": robbing,
+            "last_wall_tile": self.wall_left() == 0,
+            "last_tile_of_kind": others_visible == self.copies[kind] - 1,
+        }
+        try:
+            result = self.scorer.score(self._hand(seat, kind, self_drawn, **flags))
+        except HandError:
+            return None
+        if not result.valid:
+            return None
+        flags["self_drawn"] = self_drawn
+        return result, flags
+
+    def _self_drawn_win(self, seat: int) -> None:
+        assert self.drawn is not None and self._turn_win is not None
+        self._apply_wins([(seat, self._turn_win)], None, self.drawn)
+
+    def _apply_wins(self, winners: list[tuple[int, _Win]], from_seat: int | None, tid: int) -> None:
+        kind = self.kinds[tid]
+        won_before = list(self.won)
+        for i, (seat, (result, flags)) in enumerate(winners):
+            takes = i == 0 and from_seat is not None
+            if takes:
+                assert from_seat is not None
+                if flags["robbing_kong"]:
+                    self._remove(from_seat, tid)
+                else:
+                    self.rivers[from_seat].remove(tid)
+                    self.visible[kind] -= 1
+                self._add(seat, tid)
+            pays = win_payments(self.settlement, seat, from_seat, result.total, flags, len(winners), won_before)
+            rec = WinRec(seat, from_seat, kind, tid, result, flags, pays)
+            self.wins.append(rec)
+            self._event(type="win", seat=seat, **{"from": from_seat}, tile=self.codes[tid], id=tid,
+                        takes=takes or from_seat is None, total=result.total,
+                        fans=[f.id for f in result.fans], **{k: v for k, v in flags.items() if v})
+            self._pay(pays)
+        for seat, _ in winners:
+            self.won[seat] = True
+        if self.play.after_win != "continue":
+            self._finish("win")
+            return
+        if sum(self.won) >= self.play.max_winners:
+            self._finish(_WINNER_WORDS.get(self.play.max_winners, f"{self.play.max_winners}_won"))
+            return
+        nxt = self.next_active(winners[-1][0])
+        if nxt is None:  # pragma: no cover - max_winners < players keeps someone active
+            self._finish("exhausted")
+            return
+        self._begin_draw(nxt)
+
+    def _pay(self, pays: list[Payment]) -> None:
+        for p in pays:
+            self.payments.append(p)
+            self._event(type="pay", **p.to_json())
+
+    # ------------------------------------------------------------------ discards and claims
+
+    def _discard(self, seat: int, tid: int) -> None:
+        kind = self.kinds[tid]
+        self._remove(seat, tid)
+        self.rivers[seat].append(tid)
+        self.visible[kind] += 1
+        self.drawn = None
+        self.after_kong = False
+        self.after_claim = False
+        self._turn_decision = None
+        self._event(type="discard", seat=seat, tile=self.codes[tid], id=tid)
+        decisions: dict[int, Decision] = {}
+        results: dict[int, _Win] = {}
+        for other in self.order_after(seat):
+            if self.won[other]:
+                continue
+            opts = self._claim_options(other, seat, kind, results)
+            if opts:
+                decisions[other] = Decision(other, "claim", opts, tile=kind, from_seat=seat)
+        if decisions:
+            self.claim = _Claim("claim", seat, tid, kind, decisions, results)
+            self.phase = "claim"
+            return
+        self._after_discard(seat)
+
+    def _after_discard(self, seat: int) -> None:
+        nxt = self.next_active(seat)
+        if nxt is None:  # pragma: no cover
+            self._finish("exhausted")
+            return
+        self._begin_draw(nxt)
+
+    def _claim_options(self, seat: int, discarder: int, kind: int, results: dict[int, _Win]) -> list[Action]:
+        opts: list[Action] = []
+        counts = self.counts[seat]
+        holding_missing = self.holds_missing(seat)
+        if not (holding_missing and "win" in self.blocks):
+            res = self._try_win(seat, kind, self_drawn=False)
+            if res is not None:
+                results[seat] = res
+                opts.append(Action("win"))
+        if kind < 34 and not self._missing_kind(seat, kind):
+            if counts[kind] >= 2 and not (holding_missing and "pung" in self.blocks):
+                opts.append(Action("pung", tile=kind))
+            if (counts[kind] == 3 and self.play.kongs.get("exposed", True) and self.wall_left() > 0
+                    and not (holding_missing and "kong" in self.blocks)):
+                opts.append(Action("kong", tile=kind))
+        if self.play.chow == "previous_player" and seat == (discarder + 1) % self.n and kind < 27 \
+                and "chow" not in self.blocks:
+            rank = kind % 9
+            for a, b in ((-2, -1), (-1, 1), (1, 2)):
+                if 0 <= rank + a and rank + b <= 8 and counts[kind + a] and counts[kind + b]:
+                    opts.append(Action("chow", tiles=(kind + a, kind + b)))
+        if opts:
+            opts.append(Action("pass"))
+        return opts
+
+    def _resolve(self) -> None:
+        claim = self.claim
+        assert claim is not None
+        order = [s for s in self.order_after(claim.seat) if s in claim.responses]
+        winners = [(s, claim.results[s]) for s in order if claim.responses[s].do == "win"]
+        if winners:
+            if self.play.discard_win != "all":
+                winners = winners[:1]
+            self.claim = None
+            self._apply_wins(winners, claim.seat, claim.id)
+            return
+        if claim.kind == "rob":
+            assert claim.meld is not None
+            self.claim = None
+            self._complete_added_kong(claim.seat, claim.id, claim.meld)
+            return
+        for do in ("kong", "pung", "chow"):
+            for s in order:
+                answer = claim.responses[s]
+                if answer.do == do:
+                    self.claim = None
+                    self._take_discard(s, claim.seat, claim.id, answer)
+                    return
+        self.claim = None
+        self._after_discard(claim.seat)
+
+    def _take_discard(self, seat: int, discarder: int, tid: int, answer: Action) -> None:
+        kind = self.kinds[tid]
+        self.rivers[discarder].remove(tid)
+        if answer.do == "chow":
+            own = [self._ids_of(seat, k, 1)[0] for k in answer.tiles]
+        else:
+            own = self._ids_of(seat, kind, 3 if answer.do == "kong" else 2)
+        for t in own:
+            self._remove(seat, t)
+            self.visible[self.kinds[t]] += 1
+        ids = sorted(own + [tid], key=lambda t: (self.kinds[t], t))
+        meld = MeldRec(answer.do, ids, False, discarder, tid, "exposed" if answer.do == "kong" else None)
+        self.melds[seat].append(meld)
+        self._event(type=answer.do, seat=seat, **{"from": discarder}, ids=ids, tiles=[self.codes[t] for t in ids],
+                    claimed=tid, **({"kong": "exposed"} if answer.do == "kong" else {}))
+        if answer.do == "kong":
+            self._kong_paid("exposed", seat, discarder)
+            self._replacement(seat)
+            return
+        self.after_claim = True
+        self.after_kong = False
+        self.drawn = None
+        self._enter_turn(seat)
+
+    # ------------------------------------------------------------------ kongs
+
+    def _kong_paid(self, kong: str, seat: int, from_seat: int | None) -> None:
+        pays = kong_payments(self.settlement, kong, seat, from_seat, self.won)
+        self.kong_paid.extend(pays)
+        self._pay(pays)
+
+    def _own_kong(self, seat: int, kind: int) -> None:
+        self._turn_decision = None
+        if self.counts[seat][kind] == 4:
+            ids = self._ids_of(seat, kind, 4)
+            for t in ids:
+                self._remove(seat, t)
+            self.visible[kind] += 4
+            self.melds[seat].append(MeldRec("kong", ids, True, None, None, "concealed"))
+            self._event(type="kong", seat=seat, kong="concealed", ids=ids, tiles=[self.codes[t] for t in ids])
+            self._kong_paid("concealed", seat, None)
+            self._replacement(seat)
+            return
+        meld = next(m for m in self.melds[seat] if m.kind == "pung" and self.kinds[m.ids[0]] == kind)
+        tid = self.drawn if self.drawn is not None and self.kinds[self.drawn] == kind else self._ids_of(seat, kind, 1)[0]
+        if self.play.kongs.get("robbing", True):
+            decisions: dict[int, Decision] = {}
+            results: dict[int, _Win] = {}
+            for other in self.order_after(seat):
+                if self.won[other] or (self.holds_missing(other) and "win" in self.blocks):
+                    continue
+                res = self._try_win(other, kind, self_drawn=False, robbing=True)
+                if res is not None:
+                    results[other] = res
+                    decisions[other] = Decision(other, "rob", [Action("win"), Action("pass")], tile=kind,
+                                                from_seat=seat)
+            if decisions:
+                self.claim = _Claim("rob", seat, tid, kind, decisions, results, meld=meld)
+                self.phase = "rob"
+                return
+        self._complete_added_kong(seat, tid, meld)
+
+    def _complete_added_kong(self, seat: int, tid: int, meld: MeldRec) -> None:
+        self._remove(seat, tid)
+        self.visible[self.kinds[tid]] += 1
+        meld.kind = "kong"
+        meld.kong = "added"
+        meld.ids.append(tid)
+        self._event(type="kong", seat=seat, kong="added", ids=list(meld.ids), tiles=[self.codes[t] for t in meld.ids],
+                    added=tid)
+        self._kong_paid("added", seat, None)
+        self._replacement(seat)
+
+    # ------------------------------------------------------------------ the end
+
+    def _finish(self, end: str) -> None:
+        self.end = end
+        self.phase = "over"
+        self.claim = None
+        self._turn_decision = None
+        if end == "exhausted" and self.settlement.exhausted:
+            self._pay(exhausted_payments(self.settlement, self.player_facts(), self.kong_paid))
+        self._event(type="end", end=end)
+
+    def ready_value(self, seat: int) -> tuple[bool, int, list[int]]:
+        """(ready, the most the ready hand could win, the kinds it waits on), without event flags."""
+        if self.won[seat] or (self.holds_missing(seat) and "win" in self.blocks):
+            return False, 0, []
+        counts = self.counts[seat]
+        nmelds = len(self.melds[seat])
+        best = None
+        waits = []
+        for k in self.playable:
+            counts[k] += 1
+            ok = completes(counts, nmelds, self.shapes)
+            counts[k] -= 1
+            if not ok:
+                continue
+            try:
+                result = self.scorer.score(self._hand(seat, k, False))
+            except HandError:
+                continue
+            if not result.valid:
+                continue
+            waits.append(k)
+            from .payments import _Names
+            value = int(self.settlement.ready_value.fn(
+                _Names(total=result.total, base=int(self.settlement.base.fn(_Names(total=result.total))))))
+            best = value if best is None else max(best, value)
+        return best is not None, best or 0, waits
+
+    def player_facts(self) -> list[PlayerFacts]:
+        out = []
+        for s in range(self.n):
+            ready, value, _ = self.ready_value(s)
+            income = sum(p.amount for p in self.kong_paid if p.payee == s)
+            out.append(PlayerFacts(s, self.won[s], not self.won[s], ready,
+                                   self.missing[s] is not None and self.holds_missing(s), value, income))
+        return out
+
+    # ------------------------------------------------------------------ output
+
+    def deltas(self) -> list[int]:
+        return deltas(self.payments, self.n)
+
+    def result(self) -> dict[str, Any]:
+        """The replay result object of contracts.md (plus the decisions taken)."""
+        return {
+            "variant": self.variant.id,
+            "dealer": self.dealer,
+            "end": self.end,
+            "wins": [w.to_json() for w in self.wins],
+            "payments": [p.to_json() for p in self.payments],
+            "deltas": self.deltas(),
+            "events": self.events,
+            "decisions": self.record,
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole state, JSON-serialisable (the wall included, so hidden information too)."""
+        return {
+            "variant": self.variant.id,
+            "dealer": self.dealer,
+            "wall": [self.codes[t] for t in self.wall],
+            "wall_ids": list(self.wall),
+            "front": self.front,
+            "back": self.back,
+            "phase": self.phase,
+            "turn": self.turn,
+            "drawn": self.drawn,
+            "after_claim": self.after_claim,
+            "after_kong": self.after_kong,
+            "hands": [sorted(h, key=lambda t: (self.kinds[t], t)) for h in self.hands],
+            "melds": [[m.to_json(self.codes) for m in ms] for ms in self.melds],
+            "flowers": [list(f) for f in self.flowers],
+            "discards": [list(r) for r in self.rivers],
+            "missing_suit": list(self.missing),
+            "won": list(self.won),
+            "pending": [{"seat": d.seat, "kind": d.kind, "options": [o.to_json() for o in d.options]}
+                        for d in self.pending()],
+            "end": self.end,
+            "wins": [w.to_json() for w in self.wins],
+            "payments": [p.to_json() for p in self.payments],
+            "deltas": self.deltas(),
+            "events": self.events,
+            "decisions": self.record,
+        }

@@ -1,0 +1,130 @@
+"""Applying a variant's compiled payment rules (``compiler.settlement``) to deal events.
+
+Every amount comes from the variant file; this module only decides, from the ``from``
+selectors and the PLAYER conditions, who pays whom, and records each payment.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from compiler.settlement import PairRule, RefundRule, Settlement
+
+
+@dataclass(frozen=True)
+class Payment:
+    payer: int
+    payee: int
+    amount: int
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"from": self.payer, "to": self.payee, "amount": self.amount, "reason": self.reason}
+
+
+class _Names:
+    """The names an expression reads (``c.total``, ``c.player``...)."""
+
+    def __init__(self, **values: Any) -> None:
+        self.__dict__.update(values)
+
+
+@dataclass
+class PlayerFacts:
+    """A PLAYER object for end-of-wall rules (attributes documented in ``PLAYER_ATTRS``)."""
+
+    seat: int
+    won: bool
+    active: bool
+    ready: bool
+    pig: bool
+    ready_value: int
+    kong_income: int
+
+
+def payers(selector: str, seat: int, from_seat: int | None, won: Sequence[bool]) -> list[int]:
+    """The seats a ``from`` selector names, relative to ``seat`` (who is paid) and ``from_seat``."""
+    n = len(won)
+    others = [(seat + i) % n for i in range(1, n)]
+    if selector == "discarder":
+        return [from_seat] if from_seat is not None and from_seat != seat else []
+    if selector == "each_opponent":
+        return others
+    if selector == "each_active_opponent":
+        return [s for s in others if not won[s]]
+    if selector == "other_opponents":
+        return [s for s in others if s != from_seat]
+    raise ValueError(f"unknown payer selector {selector!r}")
+
+
+def base_amount(settlement: Settlement, total: int) -> int:
+    return int(settlement.base.fn(_Names(total=total)))
+
+
+def win_payments(settlement: Settlement, seat: int, from_seat: int | None, total: int, flags: dict[str, bool],
+                 winners: int, won: Sequence[bool]) -> list[Payment]:
+    """What the players pay ``seat`` for a win worth ``total`` (``won``: who had won before)."""
+    base = base_amount(settlement, total)
+    names = _Names(total=total, base=base, winners=winners, self_drawn=flags.get("self_drawn", False),
+                   robbing_kong=flags.get("robbing_kong", False),
+                   kong_replacement=flags.get("kong_replacement", False),
+                   last_wall_tile=flags.get("last_wall_tile", False))
+    out = []
+    for rule in settlement.win:
+        if rule.when is not None and not rule.when.fn(names):
+            continue
+        amount = int(rule.amount.fn(names))
+        if amount > 0:
+            out.extend(Payment(p, seat, amount, rule.reason) for p in payers(rule.payer, seat, from_seat, won))
+    return out
+
+
+def kong_payments(settlement: Settlement, kong: str, seat: int, from_seat: int | None,
+                  won: Sequence[bool]) -> list[Payment]:
+    """What a kong of type ``kong`` (exposed, added, concealed) collects at once."""
+    out = []
+    names = _Names()
+    for rule in settlement.kongs:
+        if rule.kong != kong:
+            continue
+        amount = int(rule.amount.fn(names))
+        if amount > 0:
+            out.extend(Payment(p, seat, amount, rule.reason) for p in payers(rule.payer, seat, from_seat, won))
+    return out
+
+
+def exhausted_payments(settlement: Settlement, players: list[PlayerFacts],
+                       kong_paid: Sequence[Payment]) -> list[Payment]:
+    """End-of-wall settlement: the ``exhausted`` rules, in the order the variant lists them."""
+    out: list[Payment] = []
+    for rule in settlement.exhausted:
+        if isinstance(rule, RefundRule):
+            for p in players:
+                if not rule.who.fn(_Names(player=p)):
+                    continue
+                owed: dict[int, int] = {}
+                for pay in kong_paid:
+                    if pay.payee == p.seat:
+                        owed[pay.payer] = owed.get(pay.payer, 0) + pay.amount
+                out.extend(Payment(p.seat, payer, amount, rule.reason) for payer, amount in sorted(owed.items())
+                           if amount > 0)
+        elif isinstance(rule, PairRule):
+            for payer in players:
+                if not rule.payer.fn(_Names(player=payer)):
+                    continue
+                for payee in players:
+                    if payee.seat == payer.seat or not rule.payee.fn(_Names(player=payee)):
+                        continue
+                    amount = int(rule.amount.fn(_Names(payer=payer, payee=payee)))
+                    if amount > 0:
+                        out.append(Payment(payer.seat, payee.seat, amount, rule.reason))
+    return out
+
+
+def deltas(payments: Sequence[Payment], players: int) -> list[int]:
+    out = [0] * players
+    for p in payments:
+        out[p.payer] -= p.amount
+        out[p.payee] += p.amount
+    return out

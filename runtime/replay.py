@@ -1,0 +1,121 @@
+"""Replaying a deal from a scenario: a fixed wall (or a seed) and scripted actions per seat.
+
+The scenario format and its rules are those of contracts.md ("Replaying a deal from a
+fixed wall"). Every problem is a :class:`ScenarioError` whose message names the action
+index, the seat and the reason; the CLI prints it and exits with status 2.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+from compiler import VariantError, load_variant
+
+from .actions import Action, ActionError, Decision, IllegalAction
+from .controllers import DrawnTileAutoplay
+from .deal import Deal
+from .wall import WallError, check_wall_ids, shuffled_wall, wall_from_codes
+
+AUTOPLAY = ("drawn-tile", "ai")
+
+
+class ScenarioError(ValueError):
+    """A malformed scenario or an illegal scripted action."""
+
+
+class _Script:
+    """One seat's queue of (index in ``actions``, action), falling back to autoplay when empty."""
+
+    def __init__(self, seat: int, fallback: Any) -> None:
+        self.seat = seat
+        self.queue: deque[tuple[int, Action]] = deque()
+        self.fallback = fallback
+
+    def choose(self, deal: Deal, decision: Decision) -> tuple[int | None, Action]:
+        if self.queue:
+            return self.queue.popleft()
+        return None, self.fallback.choose(deal, decision)
+
+
+def load_scenario(obj: Any) -> tuple[Deal, list[_Script]]:
+    """Check a scenario object and set up its deal and scripted seats."""
+    if not isinstance(obj, dict):
+        raise ScenarioError("a scenario is a JSON object with 'variant', 'wall' or 'seed', and 'actions'")
+    name = obj.get("variant")
+    if not isinstance(name, str):
+        raise ScenarioError("'variant' is required: a shipped variant name (hk, mcr, sichuan) or a path")
+    try:
+        variant = load_variant(name)
+    except VariantError as exc:
+        raise ScenarioError("; ".join(str(p) for p in exc.problems)) from None
+    n = variant.table.players
+    dealer = obj.get("dealer", 0)
+    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
+        raise ScenarioError(f"'dealer' is {dealer!r}: expected a seat 0-{n - 1}")
+    try:
+        if "wall" in obj:
+            wall = wall_from_codes(variant.tiles, obj["wall"])
+        elif "wall_ids" in obj:
+            wall = check_wall_ids(variant.tiles, obj["wall_ids"])
+        elif isinstance(obj.get("seed"), int) and not isinstance(obj.get("seed"), bool):
+            wall = shuffled_wall(variant.tiles, obj["seed"])
+        else:
+            raise ScenarioError("give a 'wall' (every tile code in draw order) or an integer 'seed'")
+    except WallError as exc:
+        raise ScenarioError(f"wall: {exc}") from None
+    autoplay = obj.get("autoplay", "drawn-tile")
+    if autoplay not in AUTOPLAY:
+        raise ScenarioError(f"'autoplay' is {autoplay!r}: expected one of {', '.join(AUTOPLAY)}")
+    if autoplay == "ai":
+        from .bots import BaselineBot
+
+        seed = obj.get("seed", 0) if isinstance(obj.get("seed"), int) else 0
+        fallbacks: list[Any] = [BaselineBot(seed=seed * 4 + s) for s in range(n)]
+    else:
+        fallbacks = [DrawnTileAutoplay()] * n
+    actions = obj.get("actions", [])
+    if not isinstance(actions, list):
+        raise ScenarioError("'actions' must be a list of {seat, do, ...} objects")
+    scripts = [_Script(s, fallbacks[s]) for s in range(n)]
+    for i, raw in enumerate(actions):
+        seat = raw.get("seat") if isinstance(raw, dict) else None
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
+            raise ScenarioError(f"action {i}: 'seat' is {seat!r}: expected a seat 0-{n - 1}")
+        try:
+            action = Action.from_json(raw)
+        except ActionError as exc:
+            raise ScenarioError(f"action {i} (seat {seat}): {exc}") from None
+        scripts[seat].queue.append((i, action))
+    try:
+        deal = Deal(variant, wall, dealer)
+    except ValueError as exc:  # pragma: no cover - inputs are checked above
+        raise ScenarioError(str(exc)) from None
+    return deal, scripts
+
+
+def run(deal: Deal, scripts: list[_Script]) -> Deal:
+    """Play the deal, raising :class:`ScenarioError` at the first illegal scripted action."""
+    while not deal.over:
+        for decision in deal.pending():
+            index, action = scripts[decision.seat].choose(deal, decision)
+            try:
+                deal.act(decision.seat, action)
+            except IllegalAction as exc:
+                if index is None:  # pragma: no cover - autoplay only proposes legal options
+                    raise
+                raise ScenarioError(f"action {index} (seat {decision.seat}, {action.label()}): {exc}") from None
+            if deal.over:
+                break
+    for script in scripts:
+        if script.queue:
+            index, action = script.queue[0]
+            raise ScenarioError(f"action {index} (seat {script.seat}, {action.label()}): still queued when the deal "
+                                f"ended ({deal.end}); the seat was never asked for it")
+    return deal
+
+
+def replay(obj: Any) -> dict[str, Any]:
+    """The result object of one scenario (see contracts.md)."""
+    deal, scripts = load_scenario(obj)
+    return run(deal, scripts).result()
