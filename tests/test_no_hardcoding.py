@@ -6,7 +6,13 @@ they grow. Words of the engine's own vocabulary (names pattern conditions see, g
 tile attributes, functions, shape kinds, hand flags, payers, the schema's keys and enum
 values) are allowed even when a table happens to use one as a pattern id, e.g. a
 ``self_drawn`` pattern over the ``self_drawn`` flag. Docstrings and comments are prose and
-are not checked; every other string literal and every identifier is.
+are not checked; every other string literal and every identifier is:
+
+* a variant id is named by any identifier part (``HK_CAP``) or word of a string;
+* a pattern id is named by a string that is the id, by a word of a string that is a
+  multi-word id, and by an identifier that holds a multi-word id (``score_all_pungs``).
+  A one-word id (``root``) is only looked for as a whole string: as a part of an
+  identifier it is an ordinary word.
 """
 
 from __future__ import annotations
@@ -94,6 +100,8 @@ class Finder:
                 return word
         padded = f"_{words}_"
         for pid in self.patterns:
+            if "_" not in pid:  # a one-word id ("root") is an ordinary word in an identifier
+                continue
             for start, end in self._spans(padded, pid):
                 # Inside an engine word (the flag last_tile_of_kind holds the id last_tile): fine.
                 inside = any(s <= start and end <= e for w in self.allowed if pid in w
@@ -173,6 +181,7 @@ def test_the_check_catches_hard_coding(finder: Finder) -> None:
     variant = sorted(finder.variants)[0]
     multi = sorted(p for p in finder.patterns if "_" in p)[0]
     single = sorted(finder.patterns)[-1]
+    one_word = next((p for p in sorted(finder.patterns) if "_" not in p), "plain")
     bad = f'''
 """Docstrings may say {variant} and {multi}: they are prose."""
 def f(variant, hand):
@@ -186,8 +195,8 @@ def f(variant, hand):
     found = finder.mentions(bad, "bad.py")
     assert sorted(int(f.split(":")[1]) for f in found) == [4, 6, 7, 8, 9], found
     good = '''
-def f(hand, self_drawn, last_tile_of_kind):
-    """Engine words are fine."""
-    return hand.self_drawn or last_tile_of_kind or "pairs" == "sets_and_pair"
-'''
+def f(hand, self_drawn, last_tile_of_kind, {single}):
+    """Engine words are fine, and a one-word id is an ordinary word in an identifier."""
+    return hand.self_drawn or last_tile_of_kind or "pairs" == "sets_and_pair" or {single}
+'''.format(single=one_word)
     assert finder.mentions(good, "good.py") == []
