@@ -13,6 +13,7 @@ from typing import Any
 
 from .tiles import (
     CODES,
+    KINDS,
     NUM_KINDS,
     TileError,
     format_tiles,
@@ -152,7 +153,10 @@ def _tile(value: Any, where: str) -> int:
 def _tile_list(value: Any, where: str) -> list[int]:
     if not isinstance(value, list):
         raise HandError(f"{where}: expected a list of tile codes")
-    return [_tile(v, f"{where}[{i}]") for i, v in enumerate(value)]
+    try:
+        return [KINDS[v] for v in value]
+    except (KeyError, TypeError):  # find the bad one and say where it is
+        return [_tile(v, f"{where}[{i}]") for i, v in enumerate(value)]
 
 
 def _wind(value: Any, where: str) -> int:

@@ -27,7 +27,10 @@ class TileError(ValueError):
 
 def kind_of(code: str) -> int:
     """The kind of a tile code such as ``'5m'``; raises :class:`TileError`."""
-    if not isinstance(code, str) or len(code) != 2 or not code[0].isdigit():
+    kind = KINDS.get(code) if isinstance(code, str) else None
+    if kind is not None:
+        return kind
+    if not isinstance(code, str) or len(code) != 2 or code[0] not in "0123456789":
         raise TileError(f"unknown tile {code!r}: expected a digit and one of m, p, s, z, f (e.g. '5m')")
     rank, letter = int(code[0]), code[1]
     if letter in "mps" and 1 <= rank <= 9:
@@ -50,6 +53,8 @@ def code_of(kind: int) -> str:
 
 
 CODES: tuple[str, ...] = tuple(code_of(k) for k in range(NUM_KINDS))
+#: Code -> kind, the fast path of :func:`kind_of` (input is parsed once per tile on every request).
+KINDS: dict[str, int] = {code: k for k, code in enumerate(CODES)}
 
 
 def suit_of(kind: int) -> str:
