@@ -1,10 +1,19 @@
 """Hand analysis: every arrangement of a winning hand into the shapes a variant declares.
 
 Pipeline: the concealed tiles (winning tile included) are split one suit at a time;
-each suit's decompositions are computed once per 9-count vector and cached, then
-combined across suits. The winning tile is then placed in each group that can hold
-it, which fixes the wait. Special shapes (pairs, unique-plus-pair, knitted shapes)
-are generic engine notions configured by the variant file.
+each suit's decompositions are computed once per 9-count vector and kept in a bounded
+cache, then combined across suits. The winning tile is then placed in each group that
+can hold it, which fixes the wait. Special shapes (pairs, unique-plus-pair, knitted
+shapes) are generic engine notions configured by the variant file.
+
+Conventions pattern conditions rely on:
+
+* ``sets`` are sorted by their first tile (characters, dots, bamboo, then honors; rank
+  ascending), so combinations of sets come in that order;
+* a complete knitted run (147m, 258p, 369s ...) is a ``knitted`` group in every shape
+  that holds one, the honors-and-knitted shape included;
+* placements of the winning tile are tried chow first (edge, closed, side), then pair,
+  then pung, so that among equally scored arrangements the first names the closest wait.
 """
 
 from __future__ import annotations
@@ -12,9 +21,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import permutations, product
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Sequence
 
-from .groups import Group, group_tiles
+from .groups import Group, group_tiles, make_group
 from .hand import Hand
 
 #: Engine shape kinds, configured by ``scoring.shapes`` in a variant file.
@@ -29,6 +38,13 @@ def knitted_kinds(perm: tuple[int, int, int]) -> tuple[int, ...]:
     return tuple(perm[o] * 9 + o + 3 * j for o in range(3) for j in range(3))
 
 
+KNITTED_KINDS: tuple[tuple[int, ...], ...] = tuple(knitted_kinds(p) for p in KNITTED_PERMS)
+KNITTED_SETS: tuple[frozenset[int], ...] = tuple(frozenset(k) for k in KNITTED_KINDS)
+
+#: Bound on each per-suit cache (entries); a cache entry is a few small tuples.
+CACHE_SIZE = 1 << 15
+
+
 @dataclass(frozen=True)
 class ShapeSpec:
     id: str
@@ -38,6 +54,13 @@ class ShapeSpec:
     tiles: tuple[int, ...] = ()
     max_melds: int = 0
     concealed_only: bool = True
+
+
+_SET_ORDER = {"chow": 0, "pung": 1, "kong": 2}
+
+
+def _set_key(g: Group) -> tuple[int, int]:
+    return (g.first, _SET_ORDER[g.kind])
 
 
 @dataclass
@@ -51,8 +74,10 @@ class Arrangement:
     pairs: list[Group] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.sets = [g for g in self.groups if g.kind in ("chow", "pung", "kong")]
-        self.pairs = [g for g in self.groups if g.kind == "pair"]
+        if not self.sets:
+            self.sets = sorted((g for g in self.groups if g.kind in _SET_ORDER), key=_set_key)
+        if not self.pairs:
+            self.pairs = [g for g in self.groups if g.kind == "pair"]
 
     def describe(self) -> str:
         return " ".join(repr(g) for g in self.groups)
@@ -60,8 +85,11 @@ class Arrangement:
 
 # ------------------------------------------------------- per-suit decomposition
 
-@lru_cache(maxsize=None)
-def _decompose(counts: tuple[int, ...], honors: bool, pair_left: int) -> tuple[tuple[tuple[str, int], ...], ...]:
+Raw = tuple[tuple[str, int], ...]
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _decompose(counts: tuple[int, ...], honors: bool, pair_left: int) -> tuple[Raw, ...]:
     """All ways to split one suit's counts into pungs, chows and at most ``pair_left`` pairs.
 
     Groups are (kind, index within the suit); each result is sorted, results are distinct.
@@ -69,7 +97,7 @@ def _decompose(counts: tuple[int, ...], honors: bool, pair_left: int) -> tuple[t
     i = next((j for j, c in enumerate(counts) if c), -1)
     if i < 0:
         return ((),)
-    out: set[tuple[tuple[str, int], ...]] = set()
+    out: set[Raw] = set()
     c = list(counts)
     if c[i] >= 3:
         c[i] -= 3
@@ -90,7 +118,7 @@ def _decompose(counts: tuple[int, ...], honors: bool, pair_left: int) -> tuple[t
     return tuple(sorted(out))
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=CACHE_SIZE)
 def _forms(counts: tuple[int, ...], honors: bool) -> frozenset[tuple[int, int]]:
     """(number of sets, number of pairs) that one suit's counts can split into exactly."""
     return frozenset(
@@ -99,49 +127,64 @@ def _forms(counts: tuple[int, ...], honors: bool) -> frozenset[tuple[int, int]]:
     )
 
 
-def _suit_slices(counts: list[int] | tuple[int, ...]) -> list[tuple[tuple[int, ...], bool, int]]:
-    return [
-        (tuple(counts[0:9]), False, 0),
-        (tuple(counts[9:18]), False, 9),
-        (tuple(counts[18:27]), False, 18),
-        (tuple(counts[27:34]), True, 27),
-    ]
+@lru_cache(maxsize=CACHE_SIZE)
+def _based(counts: tuple[int, ...], honors: bool, base: int) -> tuple[Raw, ...]:
+    """:func:`_decompose` with kind indices shifted to the suit's place among the 34 kinds."""
+    return tuple(tuple((k, base + i) for k, i in d) for d in _decompose(counts, honors, 1))
 
 
-def standard_decompositions(counts: list[int], sets: int) -> Iterator[list[tuple[str, int]]]:
+_SUITS = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))
+
+
+def _suit_slices(counts: Sequence[int]) -> list[tuple[tuple[int, ...], bool, int]]:
+    return [(tuple(counts[a:b]), honors, a) for a, b, honors in _SUITS]
+
+
+def standard_decompositions(counts: Sequence[int], sets: int) -> Iterator[list[tuple[str, int]]]:
     """Every split of 34 counts into ``sets`` sets and one pair, groups as (kind, kind index)."""
     if sum(counts) != 3 * sets + 2:
         return
     options = []
-    for suit_counts, honors, base in _suit_slices(counts):
+    for a, b, honors in _SUITS:
+        suit_counts = tuple(counts[a:b])
         if not any(suit_counts):
-            options.append([()])
             continue
-        decomps = _decompose(suit_counts, honors, 1)
+        decomps = _based(suit_counts, honors, a)
         if not decomps:
             return
-        options.append([tuple((k, base + i) for k, i in d) for d in decomps])
+        options.append(decomps)
+    if len(options) == 1:
+        for d in options[0]:
+            if sum(1 for g in d if g[0] == "pair") == 1:
+                yield list(d)
+        return
     for combo in product(*options):
-        groups = [g for part in combo for g in part]
-        if sum(1 for g in groups if g[0] == "pair") == 1:
-            yield groups
+        if sum(1 for part in combo for g in part if g[0] == "pair") == 1:
+            yield [g for part in combo for g in part]
 
 
-def is_standard(counts: list[int] | tuple[int, ...], sets: int) -> bool:
-    """Whether the counts split into ``sets`` sets and one pair (no enumeration)."""
-    if sum(counts) != 3 * sets + 2:
-        return False
+def _reach(counts: Sequence[int]) -> set[tuple[int, int]] | None:
+    """(sets, pairs) the counts can split into exactly, with at most one pair; None if none."""
     reach = {(0, 0)}
-    for suit_counts, honors, _ in _suit_slices(counts):
+    for a, b, honors in _SUITS:
+        suit_counts = tuple(counts[a:b])
         if not any(suit_counts):
             continue
         forms = _forms(suit_counts, honors)
         if not forms:
-            return False
+            return None
         reach = {(s + fs, p + fp) for s, p in reach for fs, fp in forms if p + fp <= 1}
         if not reach:
-            return False
-    return (sets, 1) in reach
+            return None
+    return reach
+
+
+def is_standard(counts: Sequence[int], sets: int) -> bool:
+    """Whether the counts split into ``sets`` sets and one pair (no enumeration)."""
+    if sum(counts) != 3 * sets + 2:
+        return False
+    reach = _reach(counts)
+    return reach is not None and (sets, 1) in reach
 
 
 # ------------------------------------------------------------- shape matchers
@@ -161,32 +204,38 @@ def _wait_of(kind: str, first: int, win: int) -> str:
     return "none"
 
 
+_PLACEMENT_ORDER = {"edge": 0, "closed": 1, "side": 2, "single": 3, "pung": 4, "none": 5}
+
+
 def _declared_groups(hand: Hand) -> list[Group]:
-    return [Group(m.kind, m.tiles[0], m.tiles, m.concealed, True) for m in hand.melds]
+    return [make_group(m.kind, m.tiles[0], m.concealed, True) for m in hand.melds]
 
 
-def _place_win(shape: ShapeSpec, raw: list[tuple[str, int]], hand: Hand, declared: list[Group],
+def _place_win(shape: ShapeSpec, raw: Sequence[tuple[str, int]], hand: Hand, declared: list[Group],
                fixed_wait: str | None = None) -> Iterator[Arrangement]:
     """One arrangement per distinct group of ``raw`` that can hold the winning tile."""
-    seen: set[tuple[str, int]] = set()
     win = hand.win_tile
+    places: list[tuple[int, int, str]] = []
+    seen: set[tuple[str, int]] = set()
     for idx, (kind, first) in enumerate(raw):
         if (kind, first) in seen or win not in group_tiles(kind, first):
             continue
         seen.add((kind, first))
-        groups = []
-        win_group = None
-        for j, (k, f) in enumerate(raw):
-            if j == idx:
-                g = Group(k, f, group_tiles(k, f), hand.self_drawn, False, True)
-                win_group = g
-            else:
-                g = Group(k, f, group_tiles(k, f), True, False)
-            groups.append(g)
         wait = fixed_wait if fixed_wait is not None else _wait_of(kind, first, win)
         if kind == "knitted" or kind == "single":
             wait = "none"
-        yield Arrangement(shape.id, shape.kind, groups + declared, win_group, wait)
+        places.append((_PLACEMENT_ORDER.get(wait, 5), idx, wait))
+    places.sort()
+    plain = [make_group(k, f, True) for k, f in raw]
+    declared_sets = [g for g in declared if g.kind in _SET_ORDER]
+    for _, idx, wait in places:
+        kind, first = raw[idx]
+        win_group = make_group(kind, first, hand.self_drawn, False, True)
+        groups = list(plain)
+        groups[idx] = win_group
+        sets = sorted([g for g in groups if g.kind in _SET_ORDER] + declared_sets, key=_set_key)
+        pairs = [g for g in groups if g.kind == "pair"]
+        yield Arrangement(shape.id, shape.kind, groups + declared, win_group, wait, sets, pairs)
 
 
 def _concealed_counts(hand: Hand) -> list[int]:
@@ -238,9 +287,13 @@ def _knitted_and_honors(shape: ShapeSpec, hand: Hand, counts: list[int]) -> Iter
         return
     present = {k for k, c in enumerate(counts) if c}
     suited = {k for k in present if k < 27}
-    for perm in KNITTED_PERMS:
-        if suited <= set(knitted_kinds(perm)):
-            raw = [("single", k) for k in sorted(present)]
+    for perm, kinds in zip(KNITTED_PERMS, KNITTED_SETS):
+        if suited <= kinds:
+            if len(suited) == 9:  # a complete knitted straight is three knitted runs
+                raw = [("knitted", perm[o] * 9 + o) for o in range(3)]
+                raw += [("single", k) for k in sorted(present - kinds)]
+            else:
+                raw = [("single", k) for k in sorted(present)]
             yield from _place_win(shape, raw, hand, [], "none")
             return
 
@@ -250,8 +303,7 @@ def _knitted_sets_and_pair(shape: ShapeSpec, hand: Hand, counts: list[int]) -> I
         return
     declared = _declared_groups(hand)
     need = shape.sets - 3 - len(hand.melds)
-    for perm in KNITTED_PERMS:
-        kinds = knitted_kinds(perm)
+    for perm, kinds in zip(KNITTED_PERMS, KNITTED_KINDS):
         if any(counts[k] == 0 for k in kinds):
             continue
         rest = list(counts)
@@ -280,49 +332,105 @@ def arrangements(hand: Hand, shapes: Iterable[ShapeSpec]) -> list[Arrangement]:
     return out
 
 
-def completes(counts: list[int], melds: int, shapes: Iterable[ShapeSpec]) -> bool:
-    """Whether concealed ``counts`` (34 kinds, winning tile included) win with ``melds`` declared sets."""
-    for shape in shapes:
-        if shape.kind == "sets_and_pair":
-            if is_standard(counts, shape.sets - melds):
-                return True
-        elif shape.kind == "pairs":
-            if not melds and sum(counts) == 2 * shape.sets and all(
-                c in (0, 2) or (c == 4 and shape.quads_as_two_pairs) for c in counts
-            ):
-                return True
-        elif shape.kind == "unique_plus_pair":
-            wanted = set(shape.tiles)
-            if not melds and sum(counts) == len(wanted) + 1 and all(
-                (counts[k] >= 1 if k in wanted else counts[k] == 0) for k in range(34)
-            ):
-                return True
-        elif shape.kind == "knitted_and_honors":
-            if not melds and sum(counts) == 14 and all(c <= 1 for c in counts):
-                suited = {k for k in range(27) if counts[k]}
-                if any(suited <= set(knitted_kinds(p)) for p in KNITTED_PERMS):
+def _completes_shape(shape: ShapeSpec, counts: Sequence[int], melds: int) -> bool:
+    kind = shape.kind
+    if kind == "sets_and_pair":
+        return is_standard(counts, shape.sets - melds)
+    if kind == "pairs":
+        return not melds and sum(counts) == 2 * shape.sets and all(
+            c in (0, 2) or (c == 4 and shape.quads_as_two_pairs) for c in counts)
+    if kind == "unique_plus_pair":
+        wanted = set(shape.tiles)
+        return not melds and sum(counts) == len(wanted) + 1 and all(
+            (counts[k] >= 1 if k in wanted else counts[k] == 0) for k in range(34))
+    if kind == "knitted_and_honors":
+        if melds or sum(counts) != 14 or any(c > 1 for c in counts):
+            return False
+        suited = {k for k in range(27) if counts[k]}
+        return any(suited <= kinds for kinds in KNITTED_SETS)
+    if kind == "knitted_sets_and_pair" and melds <= shape.max_melds:
+        for kinds in KNITTED_KINDS:
+            if all(counts[k] for k in kinds):
+                rest = list(counts)
+                for k in kinds:
+                    rest[k] -= 1
+                if is_standard(rest, shape.sets - 3 - melds):
                     return True
-        elif shape.kind == "knitted_sets_and_pair" and melds <= shape.max_melds:
-            for perm in KNITTED_PERMS:
-                kinds = knitted_kinds(perm)
-                if all(counts[k] for k in kinds):
-                    rest = list(counts)
-                    for k in kinds:
-                        rest[k] -= 1
-                    if is_standard(rest, shape.sets - 3 - melds):
-                        return True
     return False
 
 
-def waiting_tiles(hand: Hand, shapes: tuple[ShapeSpec, ...], kinds: Iterable[int] = range(34)) -> list[int]:
-    """The kinds that would complete the hand without its winning tile (copies not limited)."""
+def completes(counts: Sequence[int], melds: int, shapes: Iterable[ShapeSpec]) -> bool:
+    """Whether concealed ``counts`` (34 kinds, winning tile included) win with ``melds`` declared sets."""
+    return any(_completes_shape(shape, counts, melds) for shape in shapes)
+
+
+# ------------------------------------------------------------------- waits
+
+def _candidates(shape: ShapeSpec, held: Sequence[int], melds: int) -> set[int]:
+    """Tile kinds that could possibly complete ``held`` into ``shape`` (a superset, cheaply)."""
+    kind = shape.kind
+    present = [k for k in range(34) if held[k]]
+    if kind in ("sets_and_pair", "knitted_sets_and_pair"):
+        out = set()
+        for k in present:
+            if k >= 27:
+                out.add(k)
+            else:
+                base = k - k % 9
+                out.update(j for j in range(max(base, k - 2), min(base + 9, k + 3)))
+        if kind == "knitted_sets_and_pair" and melds <= shape.max_melds:
+            for kinds in KNITTED_KINDS:
+                missing = [k for k in kinds if not held[k]]
+                if len(missing) == 1:
+                    out.add(missing[0])
+        return out
+    if melds:
+        return set()
+    if kind == "pairs":
+        return {k for k in present if held[k] % 2}
+    if kind == "unique_plus_pair":
+        wanted = set(shape.tiles)
+        return wanted if all(k in wanted for k in present) else set()
+    if kind == "knitted_and_honors":
+        if any(held[k] > 1 for k in present):
+            return set()
+        suited = {k for k in present if k < 27}
+        out = set()
+        for kinds in KNITTED_SETS:
+            if suited <= kinds:
+                out |= kinds
+        return (out | set(range(27, 34))) if out else set()
+    return set()
+
+
+def _held_counts(hand: Hand) -> list[int]:
     counts = [0] * 34
     for k in hand.concealed:
         counts[k] += 1
+    return counts
+
+
+def waiting_tiles(hand: Hand, shapes: Sequence[ShapeSpec], kinds: Iterable[int] | None = None,
+                  limit: int | None = None) -> list[int]:
+    """The kinds that would complete the hand without its winning tile (copies not limited).
+
+    ``limit`` stops the search once that many are found (``2`` answers "exactly one?").
+    """
+    held = _held_counts(hand)
+    melds = len(hand.melds)
+    if kinds is None:
+        cand: set[int] = set()
+        for shape in shapes:
+            cand |= _candidates(shape, held, melds)
+        order: Iterable[int] = sorted(cand)
+    else:
+        order = kinds
     out = []
-    for k in kinds:
-        counts[k] += 1
-        if completes(counts, len(hand.melds), shapes):
+    for k in order:
+        held[k] += 1
+        if completes(held, melds, shapes):
             out.append(k)
-        counts[k] -= 1
+        held[k] -= 1
+        if limit is not None and len(out) >= limit:
+            break
     return out

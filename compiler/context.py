@@ -1,29 +1,32 @@
 """What pattern conditions see: one arrangement of a hand and the win context.
 
 ``PATTERN_NAMES`` is the vocabulary (name -> type, description) checked at compile
-time; :class:`HandContext` provides the same names at run time as plain attributes,
-with the expensive ones (the tiles the hand waited on) computed only when asked.
+time; :class:`HandContext` provides the same names at run time as plain attributes.
+Names in ``ARRANGEMENT_NAMES`` change with the arrangement; every other name is a fact
+of the hand, computed once per hand (:meth:`HandContext.for_hand`) and shared by the
+contexts of all its arrangements (:meth:`HandContext.arranged`). The expensive facts
+(the tiles the hand waited on) are computed only when a condition asks for them.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 from .arrangements import Arrangement, ShapeSpec, waiting_tiles
 from .expressions import BOOL, GROUP, INT, STR, TILE, Type, list_of
-from .groups import TILES
+from .groups import TILES, make_group
 from .hand import Hand
 
 PATTERN_NAMES: dict[str, tuple[Type, str]] = {
     "shape": (STR, "the id of the winning shape (from scoring.shapes)"),
     "groups": (list_of(GROUP), "every group of the arrangement: sets, pairs, knitted runs, single tiles"),
-    "sets": (list_of(GROUP), "the chows, pungs and kongs (declared ones included)"),
-    "chows": (list_of(GROUP), "the chows"),
-    "pungs": (list_of(GROUP), "the pungs and kongs"),
+    "sets": (list_of(GROUP), "the chows, pungs and kongs (declared ones included), sorted by their first tile"),
+    "chows": (list_of(GROUP), "the chows, sorted by their first tile"),
+    "pungs": (list_of(GROUP), "the pungs and kongs, sorted by their tile"),
     "kongs": (list_of(GROUP), "the kongs"),
     "pairs": (list_of(GROUP), "the pairs (seven for seven pairs)"),
     "pair": (GROUP, "the pair of a hand with exactly one pair; otherwise an empty group"),
-    "knitted": (list_of(GROUP), "the knitted runs (147m, 258p, 369s ...)"),
+    "knitted": (list_of(GROUP), "the knitted runs (147m, 258p, 369s ...), in any shape that holds all three"),
     "declared": (list_of(GROUP), "the sets declared during play, concealed kongs included"),
     "tiles": (list_of(TILE), "every tile of the hand, winning tile and declared sets included (a kong is 4)"),
     "concealed_tiles": (list_of(TILE), "the tiles not in declared sets, winning tile included"),
@@ -31,6 +34,7 @@ PATTERN_NAMES: dict[str, tuple[Type, str]] = {
     "win_group": (GROUP, "the group the winning tile completes in this arrangement"),
     "wait": (STR, "how the winning tile completed its group: edge, closed, side, single, pung or none"),
     "waits": (list_of(TILE), "every tile that would have completed the hand (copies not counted)"),
+    "unique_wait": (BOOL, "the hand waited on exactly one tile (any shape; copies not counted)"),
     "self_drawn": (BOOL, "the winning tile was drawn"),
     "kong_replacement": (BOOL, "won on the replacement tile after a kong"),
     "robbing_kong": (BOOL, "won on a tile added to another player's pung"),
@@ -42,6 +46,11 @@ PATTERN_NAMES: dict[str, tuple[Type, str]] = {
     "flowers": (list_of(TILE), "the winner's flowers and seasons"),
     "missing_suit": (STR, "the declared missing suit (m, p, s), or \"\""),
 }
+
+#: The names whose value depends on the arrangement; a condition that reads none of
+#: them is evaluated once per hand.
+ARRANGEMENT_NAMES = frozenset({"shape", "groups", "sets", "chows", "pungs", "kongs", "pairs", "pair",
+                               "knitted", "win_group", "wait"})
 
 
 class _NoGroup:
@@ -68,26 +77,15 @@ NO_GROUP = _NoGroup()
 class HandContext:
     """One arrangement of one hand, as pattern expressions read it."""
 
-    def __init__(self, hand: Hand, arr: Arrangement, shapes: tuple[ShapeSpec, ...]) -> None:
+    def __init__(self, hand: Hand, arr: Arrangement | None, shapes: Sequence[ShapeSpec]) -> None:
         self._hand = hand
-        self._shapes = shapes
+        self._shapes = tuple(shapes)
         self._waits: list[Any] | None = None
-        self.shape = arr.shape
-        self.groups = arr.groups
-        sets = arr.sets
-        self.sets = sets
-        self.chows = [g for g in sets if g.chow]
-        self.pungs = [g for g in sets if g.pung]
-        self.kongs = [g for g in sets if g.kong]
-        self.pairs = arr.pairs
-        self.pair = arr.pairs[0] if len(arr.pairs) == 1 else NO_GROUP
-        self.knitted = [g for g in arr.groups if g.knitted]
-        self.declared = [g for g in arr.groups if g.declared]
+        self._unique: bool | None = None
         self.tiles = [TILES[k] for k in hand.all_tiles]
         self.concealed_tiles = [TILES[k] for k in hand.concealed] + [TILES[hand.win_tile]]
         self.win = TILES[hand.win_tile]
-        self.win_group = arr.win_group if arr.win_group is not None else NO_GROUP
-        self.wait = arr.wait
+        self.declared = [make_group(m.kind, m.tiles[0], m.concealed, True) for m in hand.melds]
         self.self_drawn = hand.self_drawn
         self.kong_replacement = hand.kong_replacement
         self.robbing_kong = hand.robbing_kong
@@ -98,9 +96,52 @@ class HandContext:
         self.seat = hand.seat_wind - 26
         self.flowers = [TILES[k] for k in hand.flowers]
         self.missing_suit = hand.missing_suit or ""
+        if arr is not None:
+            self._arrange(arr)
+
+    @classmethod
+    def for_hand(cls, hand: Hand, shapes: Sequence[ShapeSpec]) -> "HandContext":
+        """The hand's facts only (no arrangement): what hand-level conditions read."""
+        return cls(hand, None, shapes)
+
+    def arranged(self, arr: Arrangement) -> "HandContext":
+        """A context for ``arr`` sharing this hand's facts (and its lazily computed waits)."""
+        ctx = object.__new__(HandContext)
+        ctx.__dict__.update(self.__dict__)
+        ctx._facts = self
+        ctx._arrange(arr)
+        return ctx
+
+    def _arrange(self, arr: Arrangement) -> None:
+        self.shape = arr.shape
+        self.groups = arr.groups
+        sets = arr.sets
+        self.sets = sets
+        self.chows = [g for g in sets if g.chow]
+        self.pungs = [g for g in sets if g.pung]
+        self.kongs = [g for g in sets if g.kong]
+        self.pairs = arr.pairs
+        self.pair = arr.pairs[0] if len(arr.pairs) == 1 else NO_GROUP
+        self.knitted = [g for g in arr.groups if g.knitted]
+        self.win_group = arr.win_group if arr.win_group is not None else NO_GROUP
+        self.wait = arr.wait
+
+    def _root(self) -> "HandContext":
+        return self.__dict__.get("_facts", self)
 
     @property
     def waits(self) -> list[Any]:
-        if self._waits is None:
-            self._waits = [TILES[k] for k in waiting_tiles(self._hand, self._shapes)]
-        return self._waits
+        root = self._root()
+        if root._waits is None:
+            root._waits = [TILES[k] for k in waiting_tiles(root._hand, root._shapes)]
+        return root._waits
+
+    @property
+    def unique_wait(self) -> bool:
+        root = self._root()
+        if root._unique is None:
+            if root._waits is not None:
+                root._unique = len(root._waits) == 1
+            else:
+                root._unique = len(waiting_tiles(root._hand, root._shapes, limit=2)) == 1
+        return root._unique

@@ -101,3 +101,20 @@ def group_tiles(kind: str, first: int) -> tuple[int, ...]:
     if kind == "knitted":
         return (first, first + 3, first + 6)
     return (first,) * {"pung": 3, "kong": 4, "pair": 2, "single": 1}[kind]
+
+
+_INTERNED: dict[tuple[str, int, bool, bool, bool], Group] = {}
+
+
+def make_group(kind: str, first: int, concealed: bool, declared: bool = False, has_win: bool = False) -> Group:
+    """The shared, immutable group for these properties.
+
+    Groups are never modified once built, so one object per distinct key serves every
+    arrangement of every hand: building an arrangement costs dictionary look-ups only.
+    The table is bounded by construction (6 kinds x 34 first tiles x 8 flag combinations).
+    """
+    key = (kind, first, concealed, declared, has_win)
+    g = _INTERNED.get(key)
+    if g is None:
+        g = _INTERNED[key] = Group(kind, first, group_tiles(kind, first), concealed, declared, has_win)
+    return g

@@ -1,22 +1,50 @@
 """Pattern tables: evaluation of one arrangement and the one exclusion mechanism.
 
+Every pattern yields *instances*. A ``when`` pattern yields one instance, a ``count``
+pattern n; both concern the whole hand. A *combination* pattern (``combination: NAME``
+with ``count: "count(a, b in chows: ...)"``) yields one instance per choice of groups
+its count accepts, and each instance remembers which groups of the arrangement it
+used (its *cover*).
+
 Resolution of an arrangement, in this order (every step is configured by YAML):
 
-1. Evaluate each pattern's ``when`` (0 or 1 instance) or ``count`` (n instances),
-   skipping patterns restricted to other shapes.
+1. Patterns restricted to other shapes (``shapes``) are skipped. Conditions that read
+   no arrangement name (see ``context.ARRANGEMENT_NAMES``) are evaluated once per hand.
 2. Limit patterns: if any holds, the first in table order is the whole result.
-3. Exclusions, in table order: a counted pattern that is not itself excluded removes
-   every pattern it ``excludes``; then each of its instances removes ``replaces[id]``
-   instances of the replaced pattern.
+3. Instances are taken in table order (one pattern's instances in the order its count
+   found them). An instance is dropped when an accepted instance excluded it (see
+   below) or when a principle of ``scoring.principles`` forbids it:
+
+   * ``account_once``: the accepted instances of combinations with the same
+     ``combination`` name must never join groups already joined with each other: each
+     new instance must link groups that were, so far, in different combinations (the
+     used groups stay a forest). A set can so join an existing combination only once,
+     a combination cannot be split into smaller ones, and four sets carry at most
+     three two-set combinations;
+   * ``non_identical``: a group takes part in at most one instance of each
+     combination pattern.
+
+   An accepted instance then removes what it ``excludes``: when both it and the
+   excluded pattern are combinations, only the excluded instances whose groups all lie
+   within its own cover (non-repeat within the combined sets); otherwise every
+   instance of the excluded pattern. Each accepted instance also removes
+   ``replaces[id]`` instances of the replaced pattern (those within its cover first),
+   now or, for a pattern listed later, as they come.
+   Exclusions therefore act in table order: list a pattern before those it excludes;
+   an instance removed after it was accepted keeps the effects it already had.
 4. Fallback patterns count only when nothing toward the minimum was counted.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Mapping
 
+from .context import ARRANGEMENT_NAMES
 from .expressions import Compiled
+
+#: The principles a variant file may switch on in ``scoring.principles``.
+PRINCIPLES = ("account_once", "non_identical")
 
 
 @dataclass
@@ -35,6 +63,19 @@ class Pattern:
     fallback: bool = False
     toward_minimum: bool = True
     combination: str | None = None
+
+    @property
+    def condition(self) -> Compiled:
+        cond = self.when if self.when is not None else self.count
+        assert cond is not None
+        return cond
+
+    def problem(self) -> str | None:
+        """Why this pattern cannot be evaluated as declared, or None."""
+        if self.combination is not None and (self.count is None or self.count.matches is None):
+            return ("a combination pattern counts choices of groups: expected "
+                    "count: \"count(a, b in chows: ...)\" over a list of sets")
+        return None
 
     def instances(self, ctx: Any) -> int:
         if self.when is not None:
@@ -68,57 +109,216 @@ class Evaluation:
     limit: bool
 
 
+@dataclass(frozen=True)
+class Principles:
+    account_once: bool = False
+    non_identical: bool = False
+
+    @classmethod
+    def of(cls, data: Mapping[str, Any] | None) -> "Principles":
+        data = data or {}
+        return cls(bool(data.get("account_once", False)), bool(data.get("non_identical", False)))
+
+
+@dataclass
+class _Plan:
+    """The patterns one shape can score, split by role, in table order."""
+
+    limits: list[tuple[int, Pattern]]
+    ordinary: list[tuple[int, Pattern]]
+    fallbacks: list[tuple[int, Pattern]]
+
+
+Instance = list  # [pattern position, cover bit mask (0: the whole hand), count]
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    j = 0
+    while mask:
+        if mask & 1:
+            out.append(j)
+        mask >>= 1
+        j += 1
+    return out
+
+
 class PatternTable:
     """A compiled pattern table with its exclusion and replacement graph."""
 
-    def __init__(self, patterns: list[Pattern]) -> None:
+    def __init__(self, patterns: list[Pattern], principles: Mapping[str, Any] | None = None) -> None:
         self.patterns = patterns
         self.by_id = {p.id: p for p in patterns}
         self.limits = [p for p in patterns if p.limit]
         self.ordinary = [p for p in patterns if not p.limit and not p.fallback]
         self.fallbacks = [p for p in patterns if p.fallback]
+        self.principles = Principles.of(principles)
+        pos = {p.id: i for i, p in enumerate(patterns)}
+        self._hand_level = [not (p.condition.names & ARRANGEMENT_NAMES) and p.combination is None
+                            for p in patterns]
+        self._excl = [tuple(pos[x] for x in p.excludes if x in pos) for p in patterns]
+        self._repl = [tuple((pos[x], k) for x, k in p.replaces.items() if x in pos) for p in patterns]
+        self._plans: dict[str, _Plan] = {}
 
-    def _applies(self, p: Pattern, shape: str) -> bool:
-        return p.shapes is None or shape in p.shapes
+    def configure(self, principles: Mapping[str, Any] | None) -> None:
+        """Switch on the principles a variant declares (``scoring.principles``)."""
+        self.principles = Principles.of(principles)
 
-    def evaluate(self, ctx: Any) -> Evaluation:
-        shape = ctx.shape
-        for p in self.limits:
-            if self._applies(p, shape) and p.instances(ctx):
+    def problems(self) -> list[tuple[Pattern, str]]:
+        return [(p, msg) for p in self.patterns if (msg := p.problem()) is not None]
+
+    def _plan(self, shape: str) -> _Plan:
+        plan = self._plans.get(shape)
+        if plan is None:
+            entries = [(i, p) for i, p in enumerate(self.patterns) if p.shapes is None or shape in p.shapes]
+            plan = self._plans[shape] = _Plan([e for e in entries if e[1].limit],
+                                              [e for e in entries if not e[1].limit and not e[1].fallback],
+                                              [e for e in entries if e[1].fallback])
+        return plan
+
+    # ------------------------------------------------------------ instances
+
+    def _found(self, i: int, p: Pattern, ctx: Any, memo: dict[int, list[Instance]] | None) -> list[Instance]:
+        if memo is not None and self._hand_level[i]:
+            got = memo.get(i)
+            if got is None:
+                got = memo[i] = self._evaluate_one(i, p, ctx)
+            return [list(x) for x in got]
+        return self._evaluate_one(i, p, ctx)
+
+    def _evaluate_one(self, i: int, p: Pattern, ctx: Any) -> list[Instance]:
+        if p.combination is None:
+            n = p.instances(ctx)
+            return [[i, 0, n]] if n else []
+        assert p.count is not None and p.count.matches is not None
+        domain, chosen = p.count.matches(ctx)
+        if not chosen:
+            return []
+        positions = _positions(ctx.groups, domain)
+        out = []
+        for choice in chosen:
+            mask = 0
+            for j in choice:
+                q = positions[j]
+                if q >= 0:
+                    mask |= 1 << q
+            out.append([i, mask, 1])
+        return out
+
+    # ----------------------------------------------------------- resolution
+
+    def evaluate(self, ctx: Any, memo: dict[int, list[Instance]] | None = None) -> Evaluation:
+        """Score one arrangement; ``memo`` shares hand-level results between arrangements."""
+        plan = self._plan(ctx.shape)
+        for i, p in plan.limits:
+            if self._found(i, p, ctx, memo):
                 value = p.value_of(ctx)
                 return Evaluation([Fan(p.id, value, 1, p.toward_minimum)], value,
                                   value if p.toward_minimum else 0, True)
-        counts: dict[str, int] = {}
-        for p in self.ordinary:
-            if self._applies(p, shape):
-                n = p.instances(ctx)
-                if n:
-                    counts[p.id] = n
-        if counts:
-            excluded: set[str] = set()
-            for p in self.ordinary:
-                n = counts.get(p.id)
-                if not n or p.id in excluded:
-                    continue
-                excluded.update(p.excludes)
-                for other, k in p.replaces.items():
-                    if other in counts:
-                        counts[other] -= k * n
-            counts = {pid: n for pid, n in counts.items() if n > 0 and pid not in excluded}
-        if self.fallbacks and not any(self.by_id[pid].toward_minimum for pid in counts):
-            for p in self.fallbacks:
-                if self._applies(p, shape):
-                    n = p.instances(ctx)
-                    if n:
-                        counts[p.id] = n
+        found: list[Instance] = []
+        for i, p in plan.ordinary:
+            got = self._found(i, p, ctx, memo)
+            if got:
+                found.extend(got)
+        accepted = self._resolve(found) if found else []
+        if plan.fallbacks and not any(inst[2] and self.patterns[inst[0]].toward_minimum for inst in accepted):
+            for i, p in plan.fallbacks:
+                accepted.extend(self._found(i, p, ctx, memo))
+        counts: dict[int, int] = {}
+        for i, _, n in accepted:
+            if n > 0:
+                counts[i] = counts.get(i, 0) + n
         fans = []
         total = minimum_points = 0
-        for p in self.patterns:
-            n = counts.get(p.id)
-            if n:
-                value = p.value_of(ctx)
-                fans.append(Fan(p.id, value, n, p.toward_minimum))
-                total += value * n
-                if p.toward_minimum:
-                    minimum_points += value * n
+        for i in sorted(counts):
+            p = self.patterns[i]
+            n = counts[i]
+            value = p.value_of(ctx)
+            fans.append(Fan(p.id, value, n, p.toward_minimum))
+            total += value * n
+            if p.toward_minimum:
+                minimum_points += value * n
         return Evaluation(fans, total, minimum_points, False)
+
+    def _resolve(self, found: list[Instance]) -> list[Instance]:
+        """Apply exclusions, replacements and principles to the instances, in table order."""
+        patterns = self.patterns
+        account_once = self.principles.account_once
+        non_identical = self.principles.non_identical
+        accepted: list[Instance] = []
+        dead: set[int] = set()
+        dead_within: dict[int, list[int]] = {}
+        debt: dict[int, int] = {}
+        parent: dict[tuple[str, int], tuple[str, int]] = {}
+        used: dict[int, int] = {}
+
+        def find(node: tuple[str, int]) -> tuple[str, int]:
+            while parent.get(node, node) != node:
+                node = parent[node]
+            return node
+
+        for inst in found:
+            i, mask, n = inst
+            if i in dead:
+                continue
+            if mask and i in dead_within and any(mask & ~m == 0 for m in dead_within[i]):
+                continue
+            if debt.get(i):
+                take = min(debt[i], n)
+                debt[i] -= take
+                n -= take
+                if not n:
+                    continue
+                inst = [i, mask, n]
+            p = patterns[i]
+            if mask and p.combination is not None:
+                if non_identical and used.get(i, 0) & mask:
+                    continue
+                if account_once and mask & (mask - 1):
+                    roots = {find((p.combination, j)) for j in _bits(mask)}
+                    if len(roots) < bin(mask).count("1"):
+                        continue
+                    first, *rest = roots
+                    for r in rest:
+                        parent[r] = first
+                used[i] = used.get(i, 0) | mask
+            accepted.append(inst)
+            for q in self._excl[i]:
+                if mask and patterns[q].combination is not None:
+                    dead_within.setdefault(q, []).append(mask)
+                    for other in accepted:
+                        if other[0] == q and other[1] and other[1] & ~mask == 0:
+                            other[2] = 0
+                else:
+                    dead.add(q)
+                    for other in accepted:
+                        if other[0] == q:
+                            other[2] = 0
+            for q, k in self._repl[i]:
+                left = k * n
+                mine = [o for o in accepted if o[0] == q and o[2] > 0]
+                mine.sort(key=lambda o: 0 if mask and o[1] and o[1] & ~mask == 0 else 1)
+                for other in mine:
+                    take = min(left, other[2])
+                    other[2] -= take
+                    left -= take
+                    if not left:
+                        break
+                if left:
+                    debt[q] = debt.get(q, 0) + left
+        return accepted
+
+
+def _positions(groups: list[Any], domain: list[Any]) -> list[int]:
+    """Where each element of ``domain`` stands in ``groups`` (equal groups: in turn); -1 if absent."""
+    taken = 0
+    out = []
+    for d in domain:
+        for j, g in enumerate(groups):
+            if g is d and not (taken >> j) & 1:
+                taken |= 1 << j
+                out.append(j)
+                break
+        else:
+            out.append(-1)
+    return out

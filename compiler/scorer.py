@@ -2,8 +2,9 @@
 
 Pipeline: validate the hand against the variant's tile set -> every arrangement of
 every declared shape -> the variant's ``valid_when`` conditions -> the pattern table
-on each arrangement -> keep the best (a limit hand first, then the highest total
-before the cap; ties keep the first arrangement found) -> minimum and cap.
+on each arrangement (facts of the whole hand computed once and shared) -> keep the
+best (a limit hand first, then the highest total before the cap; ties keep the first
+arrangement found: shapes in file order, closest wait first) -> minimum and cap.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ class Scorer:
         self.playable = playable
         self.has_bonus = has_bonus
         self.copies = copies
+        self.table.configure(scoring.principles)
 
     def check_tiles(self, hand: Hand) -> None:
         """Reject tiles the variant does not have, and more copies than it has."""
@@ -68,13 +70,15 @@ class Scorer:
             return ScoreResult(False, 0, reason="not a winning shape")
         best: tuple[Evaluation, Arrangement] | None = None
         rejected: str | None = None
+        facts = HandContext.for_hand(hand, self.shapes)
+        memo: dict[int, list] = {}  # hand-level pattern results, shared by the arrangements
         for arr in arrs:
-            ctx = HandContext(hand, arr, self.shapes)
+            ctx = facts.arranged(arr)
             failed = next((reason for cond, reason in self.scoring.valid_when if not cond.fn(ctx)), None)
             if failed is not None:
                 rejected = failed
                 continue
-            ev = self.table.evaluate(ctx)
+            ev = self.table.evaluate(ctx, memo)
             if best is None or (ev.limit, ev.total) > (best[0].limit, best[0].total):
                 best = (ev, arr)
         if best is None:
