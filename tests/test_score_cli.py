@@ -92,6 +92,12 @@ def test_json_for_a_shape_that_does_not_win(capsys):
     code, out, _ = run(capsys, "hk", "123m456m789m123p5p +6p", "--json")
     obj = json.loads(out)
     assert code == 0 and (obj["valid"], obj["total"], obj["fans"]) == (False, 0, [])
+    assert obj["reason"] == "not a winning shape"
+
+
+def test_jsonl_line_for_a_shape_that_does_not_win_is_the_contract_object(monkeypatch, capsys):
+    code, out = run_jsonl(monkeypatch, capsys, "hk", json.dumps({**REQUEST, "win_tile": "6p"}) + "\n")
+    assert code == 0 and out == [{"valid": False, "total": 0, "fans": []}]
 
 
 def test_json_below_the_minimum_keeps_total_and_fans(capsys):

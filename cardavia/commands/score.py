@@ -52,7 +52,8 @@ class _Total:
 
 
 def result_json(variant: Any, hand: Hand, details: bool = False) -> dict[str, Any]:
-    """The contract's output object, plus ``base`` for a valid win and ``reason`` for an invalid one."""
+    """The contract's output object plus ``base`` for a valid win; ``details`` adds the arrangement
+    and, for an invalid hand, the reason (single-hand ``--json``; batch lines stay lean)."""
     result = variant.scorer.score(hand)
     out = result.as_json()
     if result.valid:
@@ -60,11 +61,11 @@ def result_json(variant: Any, hand: Hand, details: bool = False) -> dict[str, An
             out["base"] = variant.settlement.base.fn(_Total(result.total))
         except ArithmeticError:
             pass
-    else:
-        out["reason"] = result.reason
     if details:
         out["arrangement"] = result.arrangement
         out["shape"] = result.shape
+        if not result.valid:
+            out["reason"] = result.reason
     return out
 
 
