@@ -336,3 +336,26 @@ def test_scoring_does_not_depend_on_tile_order(name):
         assert v.scorer.score(from_json(shuffled)).as_json() == first
 
     check()
+
+
+def _normal(hand: Any) -> tuple:
+    """A hand with its concealed tiles, melds and flowers in a canonical order."""
+    return (sorted(hand.concealed), sorted((m.kind, m.tiles, m.concealed) for m in hand.melds), hand.win_tile,
+            sorted(hand.flowers), hand.self_drawn, hand.seat_wind, hand.round_wind, hand.last_tile_of_kind,
+            hand.kong_replacement, hand.robbing_kong, hand.last_wall_tile, hand.missing_suit)
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_notation_and_json_round_trip(name):
+    from compiler import parse_notation
+    from compiler.hand import to_json
+
+    @settings(max_examples=60, deadline=None)
+    @given(winning_requests(name))
+    def check(request: dict[str, Any]) -> None:
+        hand = from_json(request)
+        assert _normal(from_json(to_json(hand))) == _normal(hand)
+        flags = {k: v for k, v in to_json(hand).items() if k not in ("hand", "melds", "win_tile", "flowers")}
+        assert _normal(parse_notation(hand.notation(), **flags)) == _normal(hand)
+
+    check()
