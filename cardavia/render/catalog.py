@@ -184,9 +184,9 @@ def variant_messages(variant: Any) -> list[VariantMessage]:
     for raw in variant.data["scoring"]["shapes"]:
         out.append(VariantMessage(context(vid, "shape", raw["id"], "name"), raw.get("name") or humanize(raw["id"]),
                                   where=f"shape {raw['id']!r} name"))
-    for raw in variant.data["scoring"].get("valid_when") or []:
-        out.append(VariantMessage(context(vid, "valid_when"), " ".join(str(raw["reason"]).split()),
-                                  where="validity reason"))
+    for i, raw in enumerate(variant.data["scoring"].get("valid_when") or []):
+        out.append(VariantMessage(context(vid, "valid_when", str(i)), " ".join(str(raw["reason"]).split()),
+                                  where=f"validity reason {i + 1}"))
     for p in variant.scoring.table.patterns:
         out.append(VariantMessage(context(vid, "pattern", p.id, "name"), p.name, where=f"pattern {p.id!r} name"))
         if p.description:

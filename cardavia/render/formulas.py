@@ -184,6 +184,19 @@ class _Reader:
             return t._("the absolute value of {a}", a=self.number(args[0]))
         raise _Unreadable(name)
 
+    def clauses(self, parts: list[str], either: bool) -> str:
+        """Clauses joined with their own conjunction messages (CLDR list patterns are for
+        nouns: Chinese joins clauses with 且/或, not with the noun 和)."""
+        t = self.t
+        head = parts[0]
+        for part in parts[1:-1]:
+            head = t._("{a}, {b}", a=head, b=part)
+        if len(parts) == 1:
+            return head
+        if either:
+            return t._("{a} or {b}", a=head, b=parts[-1])
+        return t._("{a} and {b}", a=head, b=parts[-1])
+
     # --------------------------------------------------------- conditions
     def condition(self, tree: Tree | Token, negate: bool = False) -> str:
         t = self.t
@@ -206,8 +219,7 @@ class _Reader:
         if kind in ("and_", "or_"):
             parts = [self.condition(c, negate) for c in tree.children]
             # De Morgan: "not (a and b)" reads "not a or not b"
-            style = "or" if (kind == "or_") != negate else "standard"
-            return t.join(parts, style=style)
+            return self.clauses(parts, either=(kind == "or_") != negate)
         if kind in ("true", "false"):
             holds = (kind == "true") != negate
             return t._("always") if holds else t._("never")

@@ -288,9 +288,9 @@ class Prose:
         items = [self.shape_text(s) for s in f.shapes]
         intro = [t._("A winning hand takes one of these shapes:")]
         rules = []
-        for reason in f.valid_reasons:
+        for i, reason in enumerate(f.valid_reasons):
             rules.append(t._("A hand is not a win when {reason}.",
-                             reason=self.vtext("valid_when", english=reason)))
+                             reason=self.vtext("valid_when", str(i), english=reason)))
         rules.append(t._("Wherever a pattern speaks of pungs, a kong counts as a pung."))
         rules.append(t._("When a hand can be arranged in several ways, the arrangement with the highest total "
                          "counts."))
@@ -305,10 +305,15 @@ class Prose:
                 rules.append(t._("Limit hands score their own value with no other pattern: {patterns}.",
                                  patterns=t.join(self.pattern_name(p) for p in limits)))
             rules.append(t._("If two limit hands hold, the one listed first counts."))
-        if f.principles:
-            names = [self.vtext("principle", key, english=humanize(key)) for key, on in f.principles.items() if on]
-            if names:
-                rules.append(t._("Combination principles: {principles}.", principles=t.join(names)))
+        switched = [self.vtext("principle", key, english=humanize(key))
+                    for key, value in f.principles.items() if value is True]
+        if switched:
+            rules.append(t._("Combination principles: {principles}.", principles=t.join(switched)))
+        for key, value in f.principles.items():
+            if isinstance(value, (list, tuple)) and value:
+                rules.append(t._("{principle}: {patterns}.",
+                                 principle=self.vtext("principle", key, english=humanize(key)),
+                                 patterns=t.join(self.pattern_name(str(v)) or str(v) for v in value)))
         rules.append(t._("Every pattern that counts is listed with its value; patterns excluded or replaced by "
                          "another do not count."))
         rows = [self.pattern_row(p) for p in f.patterns]
@@ -357,16 +362,15 @@ class Prose:
             blocks.append(Block(items=kongs))
         end = []
         if f.exhausted:
-            end.append(t._("When the wall runs out:"))
             for rule in f.exhausted:
                 if rule.refund_when is not None:
-                    end.append(t._("every player who {condition} refunds their kong income to those who paid it.",
+                    end.append(t._("{reason}: every player who {condition} refunds their kong income to those who "
+                                   "paid it.", reason=self.vtext("reason", rule.reason, english=humanize(rule.reason)),
                                    condition=formulas.condition(rule.refund_when, t, formulas.PLAYER)))
                 else:
                     end.append(t._("{reason}: every player who {payer} pays {amount} to every other player who "
                                    "{payee}.",
-                                   reason=self.vtext("reason", rule.reason,
-                                                     english=humanize(rule.reason)),
+                                   reason=self.vtext("reason", rule.reason, english=humanize(rule.reason)),
                                    payer=formulas.condition(rule.payer or "", t, formulas.PLAYER),
                                    payee=formulas.condition(rule.payee or "", t, formulas.PLAYER),
                                    amount=formulas.amount(rule.amount or "", t, formulas.PLAYER)))
@@ -374,6 +378,7 @@ class Prose:
                 end.append(t._("A ready hand's value is {formula}; its best total is taken over every tile it "
                                "waits on, even tiles no longer available, without self-draw or win events.",
                                formula=formulas.amount(f.ready_value, t, formulas.READY)))
+            blocks.append(Block(text=t._("When the wall runs out:")))
             blocks.append(Block(items=end))
         elif f.after_win == "continue":
             blocks.append(Block(items=[t._("When the wall runs out, no further payments are made.")]))
