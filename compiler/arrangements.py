@@ -12,8 +12,10 @@ Conventions pattern conditions rely on:
   ascending), so combinations of sets come in that order;
 * a complete knitted run (147m, 258p, 369s ...) is a ``knitted`` group in every shape
   that holds one, the honors-and-knitted shape included;
-* placements of the winning tile are tried chow first (edge, closed, side), then pair,
-  then pung, so that among equally scored arrangements the first names the closest wait.
+* divisions into sets come in increasing order of their sets (by first tile, a pung
+  before a chow at the same tile), and in each the placements of the winning tile are
+  tried chow first (edge, closed, side), then pair, then pung: the scorer keeps the
+  first of equally scored arrangements, so this order is its documented tie-break.
 """
 
 from __future__ import annotations
@@ -251,8 +253,16 @@ def _sets_and_pair(shape: ShapeSpec, hand: Hand, counts: list[int]) -> Iterator[
     if need < 0:
         return
     declared = _declared_groups(hand)
-    for raw in standard_decompositions(counts, need):
+    divisions = list(standard_decompositions(counts, need))
+    if len(divisions) > 1:
+        divisions.sort(key=_division_order)
+    for raw in divisions:
         yield from _place_win(shape, raw, hand, declared)
+
+
+def _division_order(raw: Sequence[tuple[str, int]]) -> list[tuple[int, int]]:
+    """Divisions in increasing order of their sets (by first tile, a pung before a chow)."""
+    return sorted((first, 0 if kind == "pung" else 1) for kind, first in raw if kind != "pair")
 
 
 def _pairs(shape: ShapeSpec, hand: Hand, counts: list[int]) -> Iterator[Arrangement]:

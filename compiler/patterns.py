@@ -33,6 +33,9 @@ Resolution of an arrangement, in this order (every step is configured by YAML):
    Exclusions therefore act in table order: list a pattern before those it excludes;
    an instance removed after it was accepted keeps the effects it already had.
 4. Fallback patterns count only when nothing toward the minimum was counted.
+
+Between arrangements the scorer keeps the highest total; ``principles.prefer`` names
+patterns that win a tie (compiler/scorer.py).
 """
 
 from __future__ import annotations
@@ -111,13 +114,17 @@ class Evaluation:
 
 @dataclass(frozen=True)
 class Principles:
+    """``scoring.principles`` of a variant file (see the schema's descriptions)."""
+
     account_once: bool = False
     non_identical: bool = False
+    prefer: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, data: Mapping[str, Any] | None) -> "Principles":
         data = data or {}
-        return cls(bool(data.get("account_once", False)), bool(data.get("non_identical", False)))
+        return cls(bool(data.get("account_once", False)), bool(data.get("non_identical", False)),
+                   frozenset(data.get("prefer") or ()))
 
 
 @dataclass
@@ -164,8 +171,23 @@ class PatternTable:
         """Switch on the principles a variant declares (``scoring.principles``)."""
         self.principles = Principles.of(principles)
 
-    def problems(self) -> list[tuple[Pattern, str]]:
-        return [(p, msg) for p in self.patterns if (msg := p.problem()) is not None]
+    def problems(self) -> list[tuple[tuple[Any, ...], str]]:
+        """(path in the variant file, message) for what cannot be evaluated as declared."""
+        out: list[tuple[tuple[Any, ...], str]] = []
+        for p in self.patterns:
+            msg = p.problem()
+            if msg is not None:
+                out.append((("scoring", "patterns", p.index, "combination"), msg))
+        for pid in sorted(self.principles.prefer):
+            if pid not in self.by_id:
+                out.append((("scoring", "principles", "prefer"),
+                            f"prefer names unknown pattern {pid!r}: expected the id of a pattern of this table"))
+        return out
+
+    def preferred(self, ev: Evaluation) -> bool:
+        """Whether ``ev`` scores a pattern that ``principles.prefer`` favours in a tie."""
+        prefer = self.principles.prefer
+        return bool(prefer) and any(f.id in prefer for f in ev.fans)
 
     def _plan(self, shape: str) -> _Plan:
         plan = self._plans.get(shape)

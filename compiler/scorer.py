@@ -3,8 +3,9 @@
 Pipeline: validate the hand against the variant's tile set -> every arrangement of
 every declared shape -> the variant's ``valid_when`` conditions -> the pattern table
 on each arrangement (facts of the whole hand computed once and shared) -> keep the
-best (a limit hand first, then the highest total before the cap; ties keep the first
-arrangement found: shapes in file order, closest wait first) -> minimum and cap.
+best (a limit hand first, then the highest total before the cap; a tie goes to an
+arrangement scoring a pattern of ``principles.prefer``, else to the first found: shapes
+in file order, see compiler/arrangements.py) -> minimum and cap.
 """
 
 from __future__ import annotations
@@ -80,6 +81,9 @@ class Scorer:
                 continue
             ev = self.table.evaluate(ctx, memo)
             if best is None or (ev.limit, ev.total) > (best[0].limit, best[0].total):
+                best = (ev, arr)
+            elif ((ev.limit, ev.total) == (best[0].limit, best[0].total)
+                  and self.table.preferred(ev) and not self.table.preferred(best[0])):
                 best = (ev, arr)
         if best is None:
             return ScoreResult(False, 0, reason=rejected)
