@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, permutations
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+if TYPE_CHECKING:  # Lark is imported when an expression is parsed, not when a cached variant loads
+    from lark import Lark, Token, Tree
 
 from .errors import did_you_mean as _did_you_mean
 from .groups import TILES
@@ -275,8 +275,13 @@ _GRAMMAR_PATH = Path(__file__).with_name("expression.lark")
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
+    """The parser, built once per process (its tables kept in the compile cache folder)."""
+    from lark import Lark
+
+    from .cache import parser_cache_file
+
     return Lark(_GRAMMAR_PATH.read_text(encoding="utf-8"), parser="lalr", propagate_positions=True,
-                maybe_placeholders=False)
+                maybe_placeholders=False, cache=parser_cache_file() or False)
 
 
 _TOKEN_WORDS = {
@@ -297,6 +302,8 @@ def _describe_expected(expected: set[str]) -> str:
 
 def parse(text: str) -> Tree:
     """Parse one expression; raises :class:`ExpressionError` with the position of the problem."""
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
     if not isinstance(text, str) or not text.strip():
         raise ExpressionError("empty expression: expected a formula or condition")
     try:
@@ -340,6 +347,8 @@ class Env:
 
 
 def _pos(tree: Tree | Token) -> tuple[int, int]:
+    from lark import Token
+
     if isinstance(tree, Token):
         return (tree.line or 1, tree.column or 1)
     meta = tree.meta
@@ -368,7 +377,7 @@ class _Checker:
         return src
 
     def visit(self, tree: Tree | Token, env: Env) -> tuple[Type, str]:
-        if isinstance(tree, Token):  # pragma: no cover - grammar wraps tokens in rules
+        if not hasattr(tree, "data"):  # pragma: no cover - a Token: the grammar wraps tokens in rules
             raise _err(tree, f"unexpected {tree!s}")
         method = getattr(self, "v_" + tree.data.rstrip("_"), None)
         if method is None:  # pragma: no cover
@@ -611,13 +620,13 @@ def check(text: str, env: Env, want: Type | None = None, what: str = "the expres
 _CONTEXT_NAME = re.compile(r"\bc\.([A-Za-z_][A-Za-z0-9_]*)")
 
 
-def _group_count_matcher(tree: Tree, env: Env, namespace: dict[str, Any],
-                         filename: str) -> tuple[Callable[[Any], Any] | None, int]:
-    """For ``count(a, b in L: cond)`` over a list of groups, the function listing the choices."""
+def _group_count_matcher(tree: Tree, env: Env, consts: dict[str, Any]) -> tuple[str | None, int]:
+    """For ``count(a, b in L: cond)`` over a list of groups, the source of the function
+    listing the choices (``def matches(c)``), and how many groups each choice holds."""
     if tree.data != "quantifier" or str(tree.children[0]) != "count":
         return None, 0
     names = [str(c) for c in tree.children[1:-2]]
-    checker = _Checker(namespace)
+    checker = _Checker(consts)
     dom_t, dom = checker.visit(tree.children[-2], env)
     if not is_collection(dom_t) or dom_t.item != GROUP:
         return None, 0
@@ -637,21 +646,51 @@ def _group_count_matcher(tree: Tree, env: Env, namespace: dict[str, Any],
     lines.append("    " * (k + 1) + f"if {body}:")
     lines.append("    " * (k + 2) + f"out.append(({', '.join(idx)},))")
     lines.append("    return D, out")
-    code = compile("\n".join(lines), filename, "exec")
-    scope: dict[str, Any] = {}
-    exec(code, namespace, scope)  # noqa: S102 - source generated from the checked tree
-    return scope["matches"], k
+    return "\n".join(lines), k
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """A checked expression before Python compiles it: plain data (text, type, generated
+    source), so a compiled variant can be cached on disk and rebuilt without parsing."""
+
+    text: str
+    type: Type
+    source: str  # the body of ``lambda c: ...``
+    consts: dict[str, Any]  # additions to the namespace of the generated code
+    matcher: str | None = None  # ``def matches(c)`` for a count over choices of groups
+    arity: int = 0
+
+
+def generate(text: str, env: Env, want: Type | None = None, what: str = "the expression") -> Recipe:
+    """Parse and type-check ``text`` in ``env``; raises :class:`ExpressionError`."""
+    tree = parse(text)
+    checker = _Checker({})
+    t, src = checker.visit(tree, env)
+    if want is not None and not compatible(t, want):
+        raise ExpressionError(f"{what} must be a {want}, got a {t}", *_pos(tree))
+    matcher, arity = _group_count_matcher(tree, env, checker.consts)
+    return Recipe(text, t, src, dict(checker.consts), matcher, arity)
+
+
+def build(recipe: Recipe, filename: str = "<variant>") -> Compiled:
+    """Compile a recipe's generated source into the functions of a :class:`Compiled`."""
+    namespace = dict(BASE_NAMESPACE)
+    namespace.update(recipe.consts)
+    code = compile(f"lambda c: {recipe.source}", filename, "eval")
+    fn = eval(code, namespace)  # noqa: S307 - source generated by _Checker, not user text
+    matches = None
+    if recipe.matcher is not None:
+        scope: dict[str, Any] = {}
+        exec(compile(recipe.matcher, filename, "exec"), namespace, scope)  # noqa: S102 - generated source
+        matches = scope["matches"]
+    return Compiled(recipe.text, recipe.type, recipe.source, fn, frozenset(_CONTEXT_NAME.findall(recipe.source)),
+                    matches, recipe.arity)
 
 
 def compile_expression(text: str, env: Env, want: Type | None = None, what: str = "the expression",
                        filename: str = "<variant>") -> Compiled:
-    t, src, consts = check(text, env, want, what)
-    namespace = dict(BASE_NAMESPACE)
-    namespace.update(consts)
-    code = compile(f"lambda c: {src}", filename, "eval")
-    fn = eval(code, namespace)  # noqa: S307 - source generated by _Checker, not user text
-    matches, arity = _group_count_matcher(parse(text), env, namespace, filename)
-    return Compiled(text, t, src, fn, frozenset(_CONTEXT_NAME.findall(src)), matches, arity)
+    return build(generate(text, env, want, what), filename)
 
 
 def tile_literal(code: str) -> int:
@@ -661,5 +700,5 @@ def tile_literal(code: str) -> int:
 
 __all__ = [
     "ANY", "ATTRS", "BOOL", "PLAYER", "CODES", "Compiled", "Env", "ExpressionError", "FUNCTIONS", "GROUP", "INT", "STR",
-    "TILE", "Type", "check", "compile_expression", "list_of", "parse", "set_of",
+    "Recipe", "TILE", "Type", "build", "check", "compile_expression", "generate", "list_of", "parse", "set_of",
 ]

@@ -8,9 +8,11 @@ so every later stage can point at the exact place in the file.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
-import yaml
+if TYPE_CHECKING:  # PyYAML is imported when a file is parsed, not when a cached variant loads
+    import yaml
 
 from .errors import Problem, VariantError
 
@@ -122,14 +124,19 @@ class Source:
         return (row, col)
 
 
-class _Loader(yaml.SafeLoader):
+@lru_cache(maxsize=1)
+def _loader() -> type:
     """The safe loader (plain data only), reading 2024-01-01 as text: a variant has no dates."""
+    import yaml
 
+    class Loader(yaml.SafeLoader):
+        pass
 
-_Loader.yaml_implicit_resolvers = {
-    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
+    Loader.yaml_implicit_resolvers = {
+        first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+    }
+    return Loader
 
 
 #: Most nodes a file may expand to: aliases can make a small file enormous ("billion laughs").
@@ -144,12 +151,16 @@ class _Builder:
         self.marks: dict[Path_, Mark] = {}
         self.problems: list[Problem] = []
         self.nodes = 0
-        self.loader = _Loader("")
+        self.loader = _loader()("")
+        import yaml
+
+        self.yaml = yaml
 
     def problem(self, node: yaml.Node, message: str) -> None:
         self.problems.append(Problem(self.file, node.start_mark.line + 1, node.start_mark.column + 1, message))
 
     def build(self, node: yaml.Node, path: Path_, record: bool = True) -> Any:
+        yaml = self.yaml
         self.nodes += 1
         if self.nodes > MAX_NODES:
             raise VariantError([Problem(self.file, node.start_mark.line + 1, node.start_mark.column + 1,
@@ -203,8 +214,10 @@ def load(text: str, file: str) -> Source:
 
     Duplicate keys do not stop loading: they are in ``Source.problems``.
     """
+    import yaml
+
     try:
-        node = yaml.compose(text, Loader=_Loader)
+        node = yaml.compose(text, Loader=_loader())
     except yaml.MarkedYAMLError as exc:
         raise VariantError([_syntax_problem(file, exc)]) from None
     except yaml.YAMLError as exc:

@@ -8,6 +8,7 @@ once, each at its file:line:column.
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -17,7 +18,8 @@ from . import schema as schema_mod
 from .arrangements import ShapeSpec
 from .context import PATTERN_NAMES
 from .errors import Problem, Report, VariantError, did_you_mean
-from .expressions import (BOOL, INT, Compiled, Env, ExpressionError, Type, compile_expression, check)
+from . import cache
+from .expressions import BOOL, INT, Compiled, Env, ExpressionError, Recipe, Type, build, generate
 from .patterns import Pattern, PatternTable
 from .source import Source, load
 from .tiles import TileError, TileSet, parse_tiles, wind_kind
@@ -120,10 +122,28 @@ def _quote(text: str, line: int, column: int, width: int = 60) -> str:
 
 
 class _Compiler:
-    def __init__(self, source: Source, report: Report) -> None:
+    """The stages after the schema, sharing one report.
+
+    Every expression goes through :meth:`recipe`, which records the checked result (plain
+    data) under the expression's path, or, when ``replay`` holds the records of an earlier
+    compile of the same text, takes them from there without parsing anything.
+    """
+
+    def __init__(self, source: Source, report: Report, replay: dict[str, Any] | None = None) -> None:
         self.source = source
         self.report = report
         self.filename = source.file
+        self.replay = replay
+        self.recipes: dict[str, Recipe] = {}
+
+    def recipe(self, path: tuple[Any, ...], text: str, env: Env, want: Type | None, what: str) -> Recipe:
+        key = json.dumps(path)
+        if self.replay is not None:
+            recipe = cache.recipe_from_json(self.replay[key])
+        else:
+            recipe = generate(text, env, want, what)
+        self.recipes[key] = recipe
+        return recipe
 
     def problem(self, path: tuple[Any, ...], message: str, key: bool = False) -> None:
         mark = self.source.key_mark(path) if key else self.source.mark(path)
@@ -134,7 +154,7 @@ class _Compiler:
         for p in path:
             text = text[p]
         try:
-            return compile_expression(text, env, want, what, filename=f"{self.filename}:{'/'.join(map(str, path))}")
+            return build(self.recipe(path, text, env, want, what), f"{self.filename}:{'/'.join(map(str, path))}")
         except ExpressionError as exc:
             self.expression_problem(path, text, exc)
         except (RecursionError, MemoryError):
@@ -217,18 +237,17 @@ class _Compiler:
                 self.problem(path, f"definition {name!r} hides the built-in name {name!r}", key=True)
                 continue
             try:
-                t, src, consts = check(text, env)
+                recipe = self.recipe(path, text, env, None, "a definition")
             except ExpressionError as exc:
                 self.expression_problem(path, text, exc)
                 continue
             except (RecursionError, MemoryError):
                 self.expression_problem(path, text, ExpressionError(_TOO_DEEP))
                 continue
-            # Inline the definition: constants keep unique names by prefixing.
-            for key, value in consts.items():
-                if not key.startswith("F_"):  # pragma: no cover - checker only emits F_ constants
-                    raise AssertionError(key)
-            env = env.bind(name, t, f"({src})")
+            if recipe.consts:  # pragma: no cover - the checker inlines everything it generates
+                raise AssertionError(f"definition {name!r} needs namespace constants")
+            # Inline the definition where it is used.
+            env = env.bind(name, recipe.type, f"({recipe.source})")
             definitions[name] = text
         valid_when = []
         for i, rule in enumerate(sc.get("valid_when") or []):
@@ -314,18 +333,20 @@ class _Compiler:
                 visit(node, [node])
 
 
-def _pipeline(source: Source, digest: str) -> CompiledVariant:
+def _pipeline(source: Source, digest: str, replay: dict[str, Any] | None = None) -> tuple[CompiledVariant, _Compiler]:
+    """Compile a loaded document; with ``replay`` (a cache entry's expressions), trust that
+    the document was validated when the entry was made and take its expressions from it."""
     report = Report(source.file)
     report.problems.extend(source.problems)
     if not isinstance(source.data, dict):
         report.add(1, 1, "a variant file is a mapping of sections (id, name, tiles, table, play, scoring, settlement)")
         report.raise_if_any()
-    bad = schema_mod.validate(source, report)
+    bad = schema_mod.validate(source, report) if replay is None else set()
     if "" in bad or "tiles" in bad:  # the whole document, or what every later stage counts on
         report.raise_if_any()
     # Later stages check every section the schema found well formed, so an author sees
     # the problems of the whole file at once; a section with schema problems is skipped.
-    c = _Compiler(source, report)
+    c = _Compiler(source, report, replay)
     data = source.data
     tiles = c.tiles(data)
     table = c.table(data, tiles) if "table" not in bad else None
@@ -338,19 +359,43 @@ def _pipeline(source: Source, digest: str) -> CompiledVariant:
         id=data["id"], name=data["name"], title=data["title"], family=data.get("family", ""),
         summary=" ".join(data["summary"].split()), path=source.file, digest=digest, tiles=tiles, table=table,
         play=play, scoring=scoring, settlement=settlement, data=data,
-    )
+    ), c
 
 
-def compile_text(text: str, file: str = "<variant>") -> CompiledVariant:
-    """Compile a variant from YAML text; raises :class:`VariantError` listing every problem."""
+def _from_cache(entry_key: str, text: str, file: str, digest: str) -> CompiledVariant | None:
+    """The variant rebuilt from its cache entry, or None to compile it afresh."""
+    entry = cache.read(entry_key)
+    if entry is None:
+        return None
+    try:
+        variant, _ = _pipeline(Source(file, entry["data"], {}, text), digest, entry["expressions"])
+    except Exception:  # noqa: BLE001 - a damaged or foreign entry only costs a full compile
+        return None
+    return variant
+
+
+def compile_text(text: str, file: str = "<variant>", *, use_cache: bool = True) -> CompiledVariant:
+    """Compile a variant from YAML text; raises :class:`VariantError` listing every problem.
+
+    A variant compiled before (same text, same compiler) is rebuilt from the on-disk cache
+    (compiler/cache.py) without parsing: that is what keeps a fresh process's load fast.
+    """
     digest = hashlib.sha256((COMPILER_VERSION + "\0" + text).encode("utf-8", "surrogatepass")).hexdigest()
+    entry_key = cache.key(text) if use_cache else None
+    if entry_key is not None:
+        cached = _from_cache(entry_key, text, file, digest)
+        if cached is not None:
+            return cached
     try:
         source = load(text, file)
-        return _pipeline(source, digest)
+        variant, compiler = _pipeline(source, digest)
     except VariantError:
         raise
     except RecursionError:
         raise VariantError([Problem(file, 1, 1, "the file nests too deeply to be a variant description")]) from None
+    if entry_key is not None:
+        cache.write(entry_key, source.data, compiler.recipes)
+    return variant
 
 
 def compile_file(path: str | Path) -> CompiledVariant:

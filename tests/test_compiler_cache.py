@@ -1,0 +1,157 @@
+"""The on-disk cache of compiled variants: keyed by text and compiler, equivalent to a
+full compile, never a source of errors, and what lets a fresh process skip parsing."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from compiler import VariantError, compile_text, parse_notation
+from compiler import cache
+from compiler import source as source_mod
+
+ROOT = Path(__file__).resolve().parent.parent
+
+HANDS = {
+    "hk": ["123m 456m 789m 123p 5p +5p", "555z 666z 7z 123m 456m +7z", "19m19p19s1234567z +1m"],
+    "mcr": ["123m 456m 789m 123p 5p +5p", "123m 234m 345m 456m 9p +9p", "147m258p369s1234z +5z",
+            "12345678m 55s [777z] 2f +9m"],
+    "sichuan": ["111m 222m 333m 444m 5m +5m", "1122334455667m +7m"],
+}
+
+
+@pytest.fixture()
+def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv(cache.ENV_VAR, str(folder))
+    return folder
+
+
+def shipped(name: str) -> str:
+    return (ROOT / "variants" / f"{name}.yaml").read_text(encoding="utf-8")
+
+
+def entries(folder: Path) -> list[Path]:
+    return sorted(folder.glob("*.json")) if folder.is_dir() else []
+
+
+def no_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the cached variant was parsed again")
+    monkeypatch.setattr(source_mod, "load", refuse)
+    monkeypatch.setattr("compiler.variant.load", refuse)
+    monkeypatch.setattr("compiler.expressions.parse", refuse)
+
+
+def summary(variant: object) -> list[object]:
+    v = variant
+    out: list[object] = list(v.summary_lines())  # type: ignore[attr-defined]
+    for p in v.scoring.table.patterns:  # type: ignore[attr-defined]
+        for c in (p.when, p.count, p.value if not isinstance(p.value, int) else None):
+            if c is not None:
+                out.append((p.id, c.text, str(c.type), c.source, sorted(c.names), c.matches is None, c.arity))
+    return out
+
+
+@pytest.mark.parametrize("name", ["hk", "mcr", "sichuan"])
+def test_second_compile_comes_from_the_cache_and_scores_the_same(
+        name: str, cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = shipped(name)
+    cold = compile_text(text, f"{name}.yaml")
+    assert len(entries(cache_dir)) == 1
+    with monkeypatch.context() as m:
+        no_parsing(m)
+        warm = compile_text(text, f"{name}.yaml")
+    assert summary(warm) == summary(cold)
+    assert warm.data == cold.data and warm.digest == cold.digest and warm.path == cold.path
+    for notation in HANDS[name]:
+        hand = parse_notation(notation)
+        a, b = cold.scorer.score(hand), warm.scorer.score(hand)
+        assert (a.valid, a.total, [f.as_json() for f in a.fans]) == (b.valid, b.total, [f.as_json() for f in b.fans])
+
+
+def test_a_different_text_or_compiler_is_a_different_entry(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = shipped("hk")
+    compile_text(text)
+    compile_text(text.replace("  minimum: 3", "  minimum: 1"))
+    assert len(entries(cache_dir)) == 2
+    before = cache.key(text)
+    monkeypatch.setattr(cache, "compiler_version", lambda: "another compiler")
+    assert cache.key(text) != before
+
+
+def test_the_file_name_is_not_part_of_the_entry(cache_dir: Path) -> None:
+    text = shipped("sichuan")
+    compile_text(text, "a.yaml")
+    assert compile_text(text, "b.yaml").path == "b.yaml"
+    assert len(entries(cache_dir)) == 1
+
+
+def test_errors_are_never_cached(cache_dir: Path) -> None:
+    text = shipped("hk").replace('  base: "2 ** total"', '  base: "2 ** totl"')
+    for _ in range(2):
+        with pytest.raises(VariantError, match="unknown name 'totl'"):
+            compile_text(text, "broken.yaml")
+    assert entries(cache_dir) == []
+
+
+@pytest.mark.parametrize("damage", [
+    lambda e: "not json at all {",
+    lambda e: json.dumps({**e, "key": "someone else's"}),
+    lambda e: json.dumps({**e, "expressions": {}}),
+    lambda e: json.dumps({**e, "expressions": {k: {**r, "source": "1 +"} for k, r in e["expressions"].items()}}),
+    lambda e: json.dumps({**e, "data": {"id": 3}}),
+    lambda e: json.dumps([1, 2, 3]),
+])
+def test_a_damaged_entry_means_a_full_compile(cache_dir: Path, damage: object) -> None:
+    text = shipped("mcr")
+    good = summary(compile_text(text))
+    (path,) = entries(cache_dir)
+    path.write_text(damage(json.loads(path.read_text(encoding="utf-8"))), encoding="utf-8")  # type: ignore[operator]
+    assert summary(compile_text(text)) == good
+
+
+def test_cache_switched_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(cache.ENV_VAR, "off")
+    monkeypatch.chdir(tmp_path)
+    assert cache.cache_dir() is None
+    compile_text(shipped("hk"))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_default_folder_follows_xdg(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(cache.ENV_VAR, raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert cache.cache_dir() == tmp_path / "cardavia"
+
+
+def test_an_unusable_cache_folder_is_ignored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    monkeypatch.setenv(cache.ENV_VAR, str(blocker / "cache"))
+    assert compile_text(shipped("sichuan")).id == "sichuan"
+    assert compile_text(shipped("sichuan")).id == "sichuan"
+
+
+def test_use_cache_false_neither_reads_nor_writes(cache_dir: Path) -> None:
+    compile_text(shipped("hk"), use_cache=False)
+    assert entries(cache_dir) == []
+
+
+def test_a_fresh_process_loads_a_cached_variant_without_the_parsers(cache_dir: Path) -> None:
+    code = ("import sys; from compiler import load_variant; "
+            "[load_variant(n) for n in ('hk', 'mcr', 'sichuan')]; "
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'yaml', 'lark', 'jsonschema'}))")
+    env = dict(os.environ, PYTHONPATH=str(ROOT), **{cache.ENV_VAR: str(cache_dir)})
+
+    def loaded() -> str:
+        return subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True,
+                              check=True).stdout.strip()
+
+    assert loaded() == "['jsonschema', 'lark', 'yaml']"  # cold: everything is parsed and validated
+    assert loaded() == "[]"  # warm: nothing is
