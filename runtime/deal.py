@@ -533,7 +533,7 @@ class Deal:
         ids = sorted(own + [tid], key=lambda t: (self.kinds[t], t))
         meld = MeldRec(answer.do, ids, False, discarder, tid, "exposed" if answer.do == "kong" else None)
         self.melds[seat].append(meld)
-        self._event(type=answer.do, seat=seat, **{"from": discarder}, ids=ids, tiles=[self.codes[t] for t in ids],
+        self._event(type=answer.do, seat=seat, **{"from": discarder}, ids=list(ids), tiles=[self.codes[t] for t in ids],
                     claimed=tid, **({"kong": "exposed"} if answer.do == "kong" else {}))
         if answer.do == "kong":
             self._kong_paid("exposed", seat, discarder)
@@ -559,7 +559,7 @@ class Deal:
                 self._remove(seat, t)
             self.visible[kind] += 4
             self.melds[seat].append(MeldRec("kong", ids, True, None, None, "concealed"))
-            self._event(type="kong", seat=seat, kong="concealed", ids=ids, tiles=[self.codes[t] for t in ids])
+            self._event(type="kong", seat=seat, kong="concealed", ids=list(ids), tiles=[self.codes[t] for t in ids])
             self._kong_paid("concealed", seat, None)
             self._replacement(seat)
             return

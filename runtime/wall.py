@@ -58,12 +58,13 @@ def check_wall_ids(tiles: TileSet, ids: Sequence[int]) -> list[int]:
 
 
 def build_wall(tiles: TileSet, hands: dict[int, str] | None = None, *, dealer: int = 0,
-               dealer_draw: str | None = None, draws: str = "", tail: str = "",
+               dealer_draw: str | None = None, draws: str | Sequence[str | None] = "", tail: str = "",
                fill_seed: int | None = 0, players: int = 4, hand_size: int = 13) -> list[str]:
     """A full wall (codes) with chosen tiles in place and the rest filled in; for tests and examples.
 
     ``hands[seat]`` are the 13 dealt tiles of a seat (compact notation); ``dealer_draw`` the
-    dealer's 14th tile; ``draws`` the tiles drawn from the front after the deal, in order;
+    dealer's 14th tile; ``draws`` the tiles drawn from the front after the deal, in order
+    (compact notation, or a list of codes where ``None`` leaves a slot to the filling);
     ``tail`` the tiles taken from the end, first replacement first. Unplaced tiles fill the
     gaps, shuffled by ``fill_seed`` (``None``: in code order) after the seats' hands.
     """
@@ -89,8 +90,10 @@ def build_wall(tiles: TileSet, hands: dict[int, str] | None = None, *, dealer: i
     pos = players * hand_size
     if dealer_draw:
         slots[pos] = take(parse_tiles(dealer_draw)[0])
-    for i, k in enumerate(parse_tiles(draws)):
-        slots[pos + 1 + i] = take(k)
+    drawn = parse_tiles(draws) if isinstance(draws, str) else [None if c is None else kind_of(c) for c in draws]
+    for i, k in enumerate(drawn):
+        if k is not None:
+            slots[pos + 1 + i] = take(k)
     for i, k in enumerate(parse_tiles(tail)):
         slots[n - 1 - i] = take(k)
     if fill_seed is not None:

@@ -1,0 +1,203 @@
+"""An independent check of a played deal: replay its event log from the initial wall.
+
+This is deliberately its own small code path (it shares no bookkeeping with
+:mod:`runtime.deal`): it keeps its own wall pointers, hands, melds and discards, and
+checks at every event that the tile moved was where the event says (draws from the
+front, replacements from the end, discards from the hand, claims of the last discard,
+chows only by the next seat, sets of the right shape), that hand sizes stay right,
+that every win is a winning shape that meets the variant's minimum, and at the end that
+every physical tile is in exactly one place and that the payments sum to zero and match
+the reported deltas. It returns the list of violations (empty when the deal is sound).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from compiler.arrangements import completes
+from compiler.hand import Hand, HandError, Meld
+
+
+def _shape_ok(kind: str, kinds: list[int]) -> bool:
+    kinds = sorted(kinds)
+    if kind == "chow":
+        return len(kinds) == 3 and kinds[2] < 27 and kinds[0] // 9 == kinds[2] // 9 and \
+            kinds == [kinds[0], kinds[0] + 1, kinds[0] + 2]
+    need = 4 if kind == "kong" else 3
+    return len(kinds) == need and len(set(kinds)) == 1
+
+
+def validate(variant: Any, wall: Sequence[int], dealer: int, events: Sequence[dict[str, Any]],
+             deltas: Sequence[int] | None = None) -> list[str]:
+    """Violations found replaying ``events`` of a deal dealt from ``wall`` (physical ids)."""
+    kinds = variant.tiles.kinds
+    n = variant.table.players
+    problems: list[str] = []
+    if sorted(wall) != list(range(len(kinds))):
+        return ["the initial wall is not every physical tile exactly once"]
+    front, back = 0, len(wall)
+    hands: list[list[int]] = [[] for _ in range(n)]
+    melds: list[list[tuple[str, list[int], bool]]] = [[] for _ in range(n)]
+    rivers: list[list[int]] = [[] for _ in range(n)]
+    flowers: list[list[int]] = [[] for _ in range(n)]
+    paid = [0] * n
+    last_discard: tuple[int, int] | None = None
+    won = [False] * n
+    missing: list[str | None] = [None] * n
+    ended = False
+
+    def fail(i: int, msg: str) -> None:
+        problems.append(f"event {i} ({events[i].get('type')}): {msg}")
+
+    def size_ok(seat: int, extra: int) -> bool:
+        return len(hands[seat]) == 13 - 3 * len(melds[seat]) + extra
+
+    for i, ev in enumerate(events):
+        t = ev.get("type")
+        seat = ev.get("seat")
+        if ended:
+            fail(i, "event after the end")
+        if t == "deal":
+            ids = list(ev["ids"])
+            if ids != list(wall[front:front + len(ids)]):
+                fail(i, "dealt tiles are not the next tiles from the front of the wall")
+            front += len(ids)
+            hands[seat].extend(ids)
+        elif t == "draw":
+            tid = ev["id"]
+            if ev.get("end") == "back":
+                if back <= front or wall[back - 1] != tid:
+                    fail(i, f"tile {tid} is not the last tile of the wall")
+                back -= 1
+            else:
+                if front >= back or wall[front] != tid:
+                    fail(i, f"tile {tid} is not the next tile from the front")
+                front += 1
+            if won[seat]:
+                fail(i, f"seat {seat} has won and cannot draw")
+            hands[seat].append(tid)
+        elif t == "flower":
+            tid = ev["id"]
+            if tid not in hands[seat] or kinds[tid] < 34:
+                fail(i, f"tile {tid} is not a bonus tile in seat {seat}'s hand")
+            else:
+                hands[seat].remove(tid)
+                flowers[seat].append(tid)
+        elif t == "discard":
+            tid = ev["id"]
+            if tid not in hands[seat]:
+                fail(i, f"tile {tid} is not in seat {seat}'s hand")
+                continue
+            if not size_ok(seat, 1):
+                fail(i, f"seat {seat} discards holding {len(hands[seat])} tiles with {len(melds[seat])} sets")
+            hands[seat].remove(tid)
+            rivers[seat].append(tid)
+            last_discard = (seat, tid)
+        elif t in ("chow", "pung") or (t == "kong" and ev.get("kong") == "exposed"):
+            src, claimed, ids = ev.get("from"), ev.get("claimed"), list(ev["ids"])
+            if last_discard != (src, claimed) or claimed not in rivers[src]:
+                fail(i, f"tile {claimed} is not the last discard of seat {src}")
+                continue
+            if t == "chow" and seat != (src + 1) % n:
+                fail(i, f"seat {seat} chows a discard of seat {src}: only the next seat may chow")
+            own = [x for x in ids if x != claimed]
+            if any(x not in hands[seat] for x in own) or len(own) != len(ids) - 1:
+                fail(i, f"seat {seat} does not hold the tiles {own}")
+                continue
+            if not _shape_ok(t, [kinds[x] for x in ids]):
+                fail(i, f"{[kinds[x] for x in ids]} is not a {t}")
+            rivers[src].remove(claimed)
+            for x in own:
+                hands[seat].remove(x)
+            melds[seat].append((t, ids, False))
+            last_discard = None
+        elif t == "kong":
+            ids = list(ev["ids"])
+            if ev.get("kong") == "concealed":
+                if any(x not in hands[seat] for x in ids) or not _shape_ok("kong", [kinds[x] for x in ids]):
+                    fail(i, f"seat {seat} does not hold four matching tiles {ids}")
+                    continue
+                for x in ids:
+                    hands[seat].remove(x)
+                melds[seat].append(("kong", ids, True))
+            else:
+                added = ev.get("added")
+                pung = next((m for m in melds[seat] if m[0] == "pung" and kinds[m[1][0]] == kinds[added]), None)
+                if added not in hands[seat] or pung is None:
+                    fail(i, f"seat {seat} cannot add tile {added} to a pung")
+                    continue
+                hands[seat].remove(added)
+                melds[seat][melds[seat].index(pung)] = ("kong", pung[1] + [added], False)
+        elif t == "win":
+            tid, src = ev["id"], ev.get("from")
+            kind = kinds[tid]
+            if src is None:
+                if tid not in hands[seat]:
+                    fail(i, f"self-drawn tile {tid} is not in seat {seat}'s hand")
+                    continue
+                concealed = list(hands[seat])
+                concealed.remove(tid)
+            else:
+                concealed = list(hands[seat])
+                if ev.get("takes"):
+                    holder = hands[src] if ev.get("robbing_kong") else rivers[src]
+                    if tid not in holder:
+                        fail(i, f"tile {tid} is not where seat {src} left it")
+                        continue
+                    holder.remove(tid)
+                    hands[seat].append(tid)
+            counts = [0] * 34
+            for x in concealed:
+                counts[kinds[x]] += 1
+            counts[kind] += 1
+            if not completes(counts, len(melds[seat]), variant.scoring.shapes):
+                fail(i, f"seat {seat}'s hand is not a winning shape")
+            else:
+                hand = Hand(tuple(kinds[x] for x in concealed),
+                            tuple(Meld(m[0], tuple(sorted(kinds[x] for x in m[1])), m[2]) for m in melds[seat]),
+                            kind, tuple(kinds[x] for x in flowers[seat]), self_drawn=src is None,
+                            seat_wind=27 + (seat - dealer) % n, round_wind=variant.table.round_wind,
+                            missing_suit=missing[seat],
+                            **{k: bool(ev.get(k)) for k in ("kong_replacement", "robbing_kong", "last_wall_tile",
+                                                             "last_tile_of_kind")})
+                try:
+                    result = variant.scorer.score(hand)
+                    if not result.valid or result.total != ev.get("total"):
+                        fail(i, f"seat {seat}'s win is not valid as recorded ({result.total}, valid {result.valid})")
+                except HandError as exc:
+                    fail(i, f"seat {seat}'s winning hand cannot be scored: {exc}")
+            won[seat] = True
+        elif t == "pay":
+            amount = ev["amount"]
+            if not isinstance(amount, int) or amount <= 0:
+                fail(i, f"payment amount {amount!r} is not a positive integer")
+            paid[ev["from"]] -= amount
+            paid[ev["to"]] += amount
+        elif t == "missing_suit":
+            missing[seat] = ev.get("suit")
+        elif t == "end":
+            ended = True
+        else:
+            fail(i, f"unknown event type {t!r}")
+    if not ended:
+        problems.append("the event log has no end")
+    places = list(wall[front:back])
+    for s in range(n):
+        places += hands[s] + rivers[s] + flowers[s] + [x for m in melds[s] for x in m[1]]
+    if sorted(places) != list(range(len(kinds))):
+        problems.append(f"tiles not conserved: {len(places)} placed, {len(set(places))} distinct, {len(kinds)} expected")
+    if sum(paid) != 0:
+        problems.append(f"payments do not sum to zero: {paid}")
+    if deltas is not None and list(deltas) != paid:
+        problems.append(f"reported deltas {list(deltas)} differ from the payments {paid}")
+    return problems
+
+
+def validate_result(variant: Any, result: dict[str, Any], wall_codes: Sequence[str] | None = None,
+                    wall_ids: Sequence[int] | None = None) -> list[str]:
+    """:func:`validate` for a replay result object (the wall as ids, or as codes)."""
+    if wall_ids is None:
+        from .wall import wall_from_codes
+
+        wall_ids = wall_from_codes(variant.tiles, list(wall_codes or []))
+    return validate(variant, wall_ids, result["dealer"], result["events"], result["deltas"])
