@@ -42,6 +42,16 @@ class Section:
 
 
 @dataclass
+class Figure:
+    """A key number shown at a glance (``key`` names the fact for tools and tests)."""
+
+    key: str
+    label: str
+    number: int
+    text: str
+
+
+@dataclass
 class GamePage:
     variant: str
     lang: str
@@ -51,6 +61,8 @@ class GamePage:
     frame: str  # "4 players · you against 3 AI · one deal"
     sections: list[Section]
     rules_heading: str
+    figures: list[Figure] = field(default_factory=list)
+    figures_label: str = ""
 
 
 @dataclass

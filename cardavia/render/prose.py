@@ -12,7 +12,7 @@ from compiler.tiles import CODES, TILE_GROUPS, is_dragon, is_honor, is_terminal,
 
 from . import formulas
 from .catalog import Translator, context, humanize
-from .document import Block, FamilyPage, GamePage, PatternRow, Section
+from .document import Block, FamilyPage, Figure, GamePage, PatternRow, Section
 from .facts import FamilyFacts, PatternFact, ShapeFact, TileGroupFact, VariantFacts
 from .languages import language
 
@@ -393,9 +393,23 @@ class Prose:
         return self.t.ngettext("{n} player · you against {ai} AI · one deal",
                                "{n} players · you against {ai} AI · one deal", n, ai=n - 1)
 
+    def figures(self) -> list[Figure]:
+        f, t = self.f, self.t
+        out = [
+            Figure("players", t._("Players"), f.players, str(f.players)),
+            Figure("tiles", t._("Tiles"), f.tile_count, str(f.tile_count)),
+            Figure("dealer_tiles", t._("Dealer's tiles"), f.dealer_tiles, str(f.dealer_tiles)),
+            Figure("other_tiles", t._("Other players' tiles"), f.other_tiles, str(f.other_tiles)),
+            Figure("minimum", t._("Minimum"), f.minimum, self.amount_of(f.minimum)),
+        ]
+        if f.cap is not None:
+            out.append(Figure("cap", t._("Limit"), f.cap, self.amount_of(f.cap)))
+        return out
+
     def page(self) -> GamePage:
         f, t = self.f, self.t
         return GamePage(
+            figures=self.figures(), figures_label=t._("At a glance"),
             variant=f.id, lang=t.lang.tag, name=self.vtext("name", english=f.name),
             title=self.vtext("title", english=f.title), summary=self.vtext("summary", english=f.summary),
             frame=self.frame(),
