@@ -458,7 +458,7 @@ class _Checker:
                     raise _err(children[i], f"cannot compare a {left_t} with a {right_t}")
             else:
                 for side, t in ((children[i - 1], left_t), (children[i + 1], right_t)):
-                    if t != INT:
+                    if not compatible(t, INT):  # an element of an empty list [] may be a number
                         raise _err(side, f"'{op}' compares numbers, got a {t}")
             parts.append(op)
             parts.append(right)
