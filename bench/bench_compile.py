@@ -4,6 +4,8 @@
   installing or editing a variant pays);
 * warm: a fresh process whose cache holds the variant (what every later ``cardavia score``
   pays at start);
+* edited: a fresh process after the file changed (a comment added): the variant is compiled
+  again, but the expression parser's tables are already cached;
 * again: a second load inside the same process (the in-process memo).
 
 Each figure is the median of ``--runs`` processes. ``load`` is the ``load_variant`` call
@@ -51,18 +53,22 @@ def child(variant: str, cache_dir: str) -> dict[str, float]:
 
 
 def measure(variant: str, runs: int) -> dict[str, float]:
-    cold, warm = [], []
-    for _ in range(runs):
+    cold, warm, edited = [], [], []
+    source = ROOT / "variants" / f"{variant}.yaml"
+    for i in range(runs):
         with tempfile.TemporaryDirectory(prefix="cardavia-bench-") as cache_dir:
             cold.append(child(variant, cache_dir))
             warm.append(child(variant, cache_dir))
+            copy = Path(cache_dir) / f"{variant}-edited.yaml"
+            copy.write_text(source.read_text(encoding="utf-8") + f"\n# edit {i}\n", encoding="utf-8")
+            edited.append(child(str(copy), cache_dir))
 
     def med(rows: list[dict[str, float]], key: str) -> float:
         return statistics.median(r[key] for r in rows) * 1000
 
     return {
         "patterns": cold[0]["patterns"],
-        "cold_load_ms": med(cold, "load"), "warm_load_ms": med(warm, "load"),
+        "cold_load_ms": med(cold, "load"), "warm_load_ms": med(warm, "load"), "edited_load_ms": med(edited, "load"),
         "cold_process_ms": med(cold, "process"), "warm_process_ms": med(warm, "process"),
         "warm_import_ms": med(warm, "import"), "again_ms": med(warm, "again"),
     }
@@ -78,11 +84,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(results, indent=1))
         return 0
-    print(f"{'variant':<9}{'patterns':>9}{'cold load':>11}{'warm load':>11}{'ratio':>7}"
+    print(f"{'variant':<9}{'patterns':>9}{'cold load':>11}{'warm load':>11}{'ratio':>7}{'edited':>9}"
           f"{'cold proc':>11}{'warm proc':>11}{'imports':>9}{'again':>8}   (ms, median of {args.runs})")
     for v, r in results.items():
         ratio = r["cold_load_ms"] / r["warm_load_ms"] if r["warm_load_ms"] else float("inf")
         print(f"{v:<9}{r['patterns']:>9.0f}{r['cold_load_ms']:>11.1f}{r['warm_load_ms']:>11.1f}{ratio:>6.1f}x"
+              f"{r['edited_load_ms']:>9.1f}"
               f"{r['cold_process_ms']:>11.1f}{r['warm_process_ms']:>11.1f}{r['warm_import_ms']:>9.1f}"
               f"{r['again_ms']:>8.2f}")
     return 0
