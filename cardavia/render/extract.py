@@ -142,7 +142,13 @@ def update(root: Path | None = None) -> list[str]:
         else:
             catalog = Catalog(locale=lang.locale, domain=DOMAIN, project="Cardavia", version="0.1",
                               copyright_holder="Cardavia contributors", charset="utf-8")
-        catalog.update(pot, update_header_comment=False)
+        source = lang == LANGUAGES[0]
+        catalog.update(pot, no_fuzzy_matching=source, update_header_comment=False)
+        if source:  # English needs no guesses: its text is the msgid (only plural units differ)
+            for m in catalog:
+                if m.id and m.fuzzy:
+                    m.string = ("",) * catalog.num_plurals if isinstance(m.id, tuple) else ""
+                    m.flags.discard("fuzzy")
         path.parent.mkdir(parents=True, exist_ok=True)
         _write(path, _dump(catalog))
         real = [m for m in catalog if m.id]
