@@ -11,7 +11,7 @@
 Each figure is the median of ``--runs`` processes. ``load`` is the ``load_variant`` call
 alone; ``process`` adds the interpreter start and the imports. Run from the repository::
 
-    python bench/bench_compile.py [--runs 5] [--variants hk mcr sichuan] [--json]
+    python bench/bench_compile.py [--runs 5] [--variants hk mcr sichuan] [--json] [--no-cache]
 """
 
 from __future__ import annotations
@@ -47,10 +47,14 @@ PYCACHE = tempfile.mkdtemp(prefix="cardavia-bench-pyc-")
 atexit.register(shutil.rmtree, PYCACHE, True)
 
 
+NO_CACHE = False  # --no-cache: every load compiles from scratch (the figures before the cache)
+
+
 def child(variant: str, cache_dir: str) -> dict[str, float]:
     # Bytecode is kept (in a folder of its own), as it is for an installed package, even
     # where the environment says PYTHONDONTWRITEBYTECODE: imports are then measured fairly.
-    env = dict(os.environ, CARDAVIA_CACHE_DIR=cache_dir, PYTHONPATH=str(ROOT), PYTHONPYCACHEPREFIX=PYCACHE)
+    env = dict(os.environ, CARDAVIA_CACHE_DIR="off" if NO_CACHE else cache_dir, PYTHONPATH=str(ROOT),
+               PYTHONPYCACHEPREFIX=PYCACHE)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     start = time.perf_counter()
     out = subprocess.run([sys.executable, "-c", CHILD, variant], env=env, cwd=ROOT, capture_output=True,
@@ -88,7 +92,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--variants", nargs="+", default=["hk", "mcr", "sichuan"])
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--no-cache", action="store_true", help="switch the compile cache off (figures without it)")
     args = parser.parse_args(argv)
+    global NO_CACHE
+    NO_CACHE = args.no_cache
     with tempfile.TemporaryDirectory(prefix="cardavia-bench-") as cache_dir:
         child(args.variants[0], cache_dir)  # fills the bytecode folder
     results = {v: measure(v, args.runs) for v in args.variants}
