@@ -106,6 +106,8 @@ def example_for(subject: str, name: str, t: Type) -> str:
         return f"count(s in {expr}: s.concealed) >= 2"
     if t == list_of(TILE):
         return f"all(t in {expr}: t.suited)"
+    if t.item is not None:  # any other list or collection
+        return f"len({expr}) >= 1"
     return expr
 
 

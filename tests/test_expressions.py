@@ -15,7 +15,7 @@ from compiler.groups import TILES, Group
 from compiler.tiles import kind_of
 
 NAMES = Env.of({"n": INT, "m": INT, "flag": BOOL, "word": STR, "win": TILE, "xs": list_of(INT),
-                "tiles": list_of(TILE), "chows": list_of(GROUP), "pair": GROUP})
+                "hand": list_of(TILE), "chows": list_of(GROUP), "pair": GROUP})
 
 
 def chow(code: str) -> Group:
@@ -24,7 +24,7 @@ def chow(code: str) -> Group:
 
 
 CONTEXT = SimpleNamespace(n=3, m=5, flag=True, word="edge", win=TILES[kind_of("5z")], xs=[4, 1, 3],
-                          tiles=[TILES[kind_of(c)] for c in ("1m", "1m", "9p", "5z")],
+                          hand=[TILES[kind_of(c)] for c in ("1m", "1m", "9p", "5z")],
                           chows=[chow("1m"), chow("4m"), chow("7m"), chow("1p")],
                           pair=Group("pair", kind_of("5z"), (kind_of("5z"),) * 2, concealed=True, declared=False))
 
@@ -54,10 +54,10 @@ def test_arithmetic(text: str, expected: int) -> None:
     ("not n == 3", False), ("3 in xs", True), ("2 not in xs", True), ('word == "edge"', True),
     ("win == 5z", True), ("win.dragon and win.rank == 5", True), ('win.suit == "z"', True),
     ("{1, 3, 4} == {4, 3, 1}", True), ("[1, 3, 4] == [4, 3, 1]", False), ("sorted(xs) == [1, 3, 4]", True),
-    ("any(t in tiles: t.honor)", True), ("all(t in tiles: t.outside)", True), ("all(x in []: x > 9)", True),
-    ("exists(t in tiles: t.simple)", False), ("copies(1m, tiles) == 2", True), ("len(kinds(tiles)) == 3", True),
-    ('suits(tiles) == {"m", "p", "z"}', True), ("ranks(chows) == {1, 4, 7}", True),
-    ("len(filter(t in tiles: t.suited)) == 3", True), ("pair.dragon and pair.tile == 5z", True),
+    ("any(t in hand: t.honor)", True), ("all(t in hand: t.outside)", True), ("all(x in []: x > 9)", True),
+    ("exists(t in hand: t.simple)", False), ("copies(1m, hand) == 2", True), ("len(kinds(hand)) == 3", True),
+    ('suits(hand) == {"m", "p", "z"}', True), ("ranks(chows) == {1, 4, 7}", True),
+    ("len(filter(t in hand: t.suited)) == 3", True), ("pair.dragon and pair.tile == 5z", True),
     ("same(1, 1, 1) and distinct(1, 2, 3)", True), ("len(tiles_of(chows)) == 12", True),
 ])
 def test_conditions(text: str, expected: bool) -> None:
@@ -82,7 +82,7 @@ def test_counts_over_groups_also_list_the_choices() -> None:
 
 
 def test_names_read_are_recorded() -> None:
-    assert compile_expression("n > 1 and len(tiles) == 4", NAMES).names == {"n", "tiles"}
+    assert compile_expression("n > 1 and len(hand) == 4", NAMES).names == {"n", "hand"}
 
 
 @given(st.integers(-50, 50), st.integers(-50, 50), st.integers(1, 20))
