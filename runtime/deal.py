@@ -25,6 +25,7 @@ from compiler.tiles import CODES, SUITS
 
 from .actions import Action, Decision, IllegalAction
 from .payments import (Payment, PlayerFacts, deltas, exhausted_payments, kong_payments, win_payments)
+from .shanten import FAST_SHAPES, shanten, winning_kinds
 
 _WINNER_WORDS = {1: "one_won", 2: "two_won", 3: "three_won"}
 
@@ -126,6 +127,10 @@ class Deal:
         self._turn_decision: Decision | None = None
         self._turn_win: _Win | None = None
         self._ms_order: list[int] = []
+        # Kinds that would complete each seat's hand (None: not computed since the hand changed),
+        # from the shanten tables when every shape of the variant is one they cover.
+        self._fast = all(shape.kind in FAST_SHAPES for shape in self.shapes)
+        self._waits: list[frozenset[int] | None] = [None] * self.n
         self._start()
 
     # ------------------------------------------------------------------ queries
@@ -237,10 +242,34 @@ class Deal:
     def _add(self, seat: int, tid: int) -> None:
         self.hands[seat].append(tid)
         self.counts[seat][self.kinds[tid]] += 1
+        self._waits[seat] = None
 
     def _remove(self, seat: int, tid: int) -> None:
         self.hands[seat].remove(tid)
         self.counts[seat][self.kinds[tid]] -= 1
+        self._waits[seat] = None
+
+    def _completes(self, seat: int, kind: int | None) -> bool:
+        """Whether the seat's hand (plus ``kind`` when given) is a winning shape."""
+        counts = self.counts[seat]
+        melds = len(self.melds[seat])
+        if kind is None:
+            if self._fast:
+                return shanten(counts, melds, self.shapes) == -1
+            return completes(counts, melds, self.shapes)
+        if self._fast:
+            waits = self._waits[seat]
+            if waits is None:
+                waits = frozenset()
+                if shanten(counts, melds, self.shapes) == 0:
+                    waits = frozenset(winning_kinds(counts, melds, self.shapes, self.playable))
+                self._waits[seat] = waits
+            return kind in waits
+        counts[kind] += 1
+        try:
+            return completes(counts, melds, self.shapes)
+        finally:
+            counts[kind] -= 1
 
     def _ids_of(self, seat: int, kind: int, n: int) -> list[int]:
         ids = sorted(t for t in self.hands[seat] if self.kinds[t] == kind)
@@ -365,18 +394,11 @@ class Deal:
 
     def _try_win(self, seat: int, kind: int, self_drawn: bool, robbing: bool = False) -> _Win | None:
         """The score of ``seat`` winning on ``kind`` now, or None when that is not a valid win."""
-        counts = self.counts[seat]
-        if not self_drawn:
-            counts[kind] += 1
-        try:
-            if "win" in self.blocks and self.missing[seat] is not None and (
-                    self.holds_missing(seat)):
-                return None
-            if not completes(counts, len(self.melds[seat]), self.shapes):
-                return None
-        finally:
-            if not self_drawn:
-                counts[kind] -= 1
+        if "win" in self.blocks and self.missing[seat] is not None and (
+                self.holds_missing(seat) or self._missing_kind(seat, kind)):
+            return None
+        if not self._completes(seat, None if self_drawn else kind):
+            return None
         others_visible = self.visible[kind] - (0 if self_drawn or robbing else 1)
         flags = {
             "kong_replacement": self_drawn and self.after_kong,

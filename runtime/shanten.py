@@ -16,6 +16,9 @@ from compiler.arrangements import ShapeSpec
 
 _Split = tuple[int, int, int]  # (sets, partial sets, pair 0/1)
 
+#: The shape kinds these tables count exactly (a shanten of -1 is then a complete hand).
+FAST_SHAPES = frozenset({"sets_and_pair", "pairs", "unique_plus_pair"})
+
 
 def _prune(splits: Iterable[_Split]) -> tuple[_Split, ...]:
     items = sorted(set(splits), reverse=True)
@@ -68,21 +71,31 @@ def _capped(table: tuple[_Split, ...]) -> tuple[_Split, ...]:
     return _prune((min(m, _CAP), min(t, _CAP), p) for m, t, p in table)
 
 
+#: Interned split tables: equal tables are one object, so caches can key on ``id``.
+_INTERN: dict[tuple[_Split, ...], tuple[_Split, ...]] = {}
+
+
+def _intern(table: tuple[_Split, ...]) -> tuple[_Split, ...]:
+    """``table`` must already be sorted."""
+    return _INTERN.setdefault(table, table)
+
+
 @lru_cache(maxsize=None)
 def suit_table(counts: tuple[int, ...], honors: bool) -> tuple[_Split, ...]:
-    """:func:`suit_splits` with sets and partials capped at four (what combining needs)."""
-    return _capped(suit_splits(counts, honors))
+    """:func:`suit_splits` with sets and partials capped at four (what combining needs), interned."""
+    return _intern(tuple(sorted(_capped(suit_splits(counts, honors)))))
 
 
-_MERGED: dict[tuple[int, int], tuple[Any, Any, tuple[_Split, ...]]] = {}
+_MERGED: dict[tuple[int, int], tuple[_Split, ...]] = {}
+_EVALUATED: dict[tuple[int, int, int], int] = {}
 
 
 def merge(a: tuple[_Split, ...], b: tuple[_Split, ...]) -> tuple[_Split, ...]:
-    """The splits of two suits together (cached by the identity of the cached tables)."""
+    """The splits of two suits together (interned; cached by the identity of interned tables)."""
     key = (id(a), id(b))
     hit = _MERGED.get(key)
-    if hit is not None and hit[0] is a and hit[1] is b:
-        return hit[2]
+    if hit is not None:
+        return hit
     best: dict[tuple[int, int], int] = {}
     for m1, t1, p1 in a:
         for m2, t2, p2 in b:
@@ -92,18 +105,20 @@ def merge(a: tuple[_Split, ...], b: tuple[_Split, ...]) -> tuple[_Split, ...]:
                 if m > _CAP:
                     m = _CAP
                 t = t1 + t2
-                key = (m, p)
-                if t > best.get(key, -1):
-                    best[key] = t if t < _CAP else _CAP
-    merged = tuple((m, t, p) for (m, p), t in best.items())
-    if len(_MERGED) > 200_000:
-        _MERGED.clear()
-    _MERGED[key] = (a, b, merged)
+                key2 = (m, p)
+                if t > best.get(key2, -1):
+                    best[key2] = t if t < _CAP else _CAP
+    merged = _intern(tuple(sorted(_prune((m, t, p) for (m, p), t in best.items()))))
+    _MERGED[key] = merged
     return merged
 
 
 def evaluate(a: tuple[_Split, ...], b: tuple[_Split, ...], sets: int) -> int:
-    """Standard shanten of two split tables together (one may hold several suits already)."""
+    """Standard shanten of two interned split tables together (one may hold several suits already)."""
+    key = (id(a), id(b), sets)
+    hit = _EVALUATED.get(key)
+    if hit is not None:
+        return hit
     best = 0
     for m1, t1, p1 in a:
         for m2, t2, p2 in b:
@@ -118,6 +133,7 @@ def evaluate(a: tuple[_Split, ...], b: tuple[_Split, ...], sets: int) -> int:
             value = 2 * m + (t if t < rest else rest) + p
             if value > best:
                 best = value
+    _EVALUATED[key] = 2 * sets - best
     return 2 * sets - best
 
 
@@ -136,10 +152,14 @@ def standard_shanten(counts: Sequence[int], sets: int) -> int:
 
 
 def pairs_shanten(counts: Sequence[int], sets: int, quads_as_two: bool) -> int:
-    pairs = sum((c // 2 if quads_as_two else min(c, 2) // 2) for c in counts)
-    kinds = sum(1 for c in counts if c)
-    missing_kinds = 0 if quads_as_two else max(0, sets - kinds)
-    return sets - 1 - pairs + missing_kinds
+    zeros = counts.count(0)  # type: ignore[attr-defined]
+    ones = counts.count(1)  # type: ignore[attr-defined]
+    if quads_as_two:
+        pairs = counts.count(2) + counts.count(3) + 2 * counts.count(4)  # type: ignore[attr-defined]
+        return sets - 1 - pairs
+    pairs = len(counts) - zeros - ones
+    kinds = len(counts) - zeros
+    return sets - 1 - pairs + (sets - kinds if kinds < sets else 0)
 
 
 def unique_shanten(counts: Sequence[int], tiles: Sequence[int]) -> int:
@@ -165,3 +185,60 @@ def shanten(counts: Sequence[int], melds: int, shapes: Sequence[ShapeSpec]) -> i
         if value < best:
             best = value
     return best
+
+
+def _suit_of(kind: int) -> int:
+    return kind // 9 if kind < 27 else 3
+
+
+def _slice(counts: Sequence[int], suit: int) -> tuple[tuple[int, ...], bool]:
+    lo = suit * 9
+    return tuple(counts[lo:lo + (7 if suit == 3 else 9)]), suit == 3
+
+
+def winning_kinds(counts: list[int], melds: int, shapes: Sequence[ShapeSpec], playable: Iterable[int]) -> set[int]:
+    """Kinds among ``playable`` that complete ``counts`` (a ready hand), for the shapes of :data:`FAST_SHAPES`.
+
+    Only plausible kinds are tried: held kinds and suited neighbours within two; for each,
+    only the suit it changes is looked up again.
+    """
+    allowed = set(playable)
+    held = [k for k in range(34) if counts[k]]
+    near = set(held)
+    for k in held:
+        if k < 27:
+            r = k % 9
+            near.update(k + d for d in (-2, -1, 1, 2) if 0 <= r + d <= 8)
+    found: set[int] = set()
+    for shape in shapes:
+        if shape.kind == "sets_and_pair":
+            need = shape.sets - melds
+            tabs = tables(counts)
+            rests: dict[int, tuple[_Split, ...]] = {}
+            for k in sorted(near & allowed):
+                suit = _suit_of(k)
+                rest = rests.get(suit)
+                if rest is None:
+                    others = [tabs[i] for i in range(4) if i != suit]
+                    rest = rests[suit] = merge(merge(others[0], others[1]), others[2])
+                counts[k] += 1
+                if evaluate(rest, suit_table(*_slice(counts, suit)), need) == -1:
+                    found.add(k)
+                counts[k] -= 1
+        elif melds:
+            continue
+        elif shape.kind == "pairs":
+            for k in held:
+                if k in allowed:
+                    counts[k] += 1
+                    if pairs_shanten(counts, shape.sets, shape.quads_as_two_pairs) == -1:
+                        found.add(k)
+                    counts[k] -= 1
+        elif shape.kind == "unique_plus_pair":
+            for k in shape.tiles:
+                if k in allowed:
+                    counts[k] += 1
+                    if unique_shanten(counts, shape.tiles) == -1 and sum(counts) == len(shape.tiles) + 1:
+                        found.add(k)
+                    counts[k] -= 1
+    return found
