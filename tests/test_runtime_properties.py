@@ -1,0 +1,126 @@
+"""Properties of the runtime over random walls and random legal decisions (hypothesis).
+
+Checked at every step: tiles conserved and each decision among the legal options;
+at the end, by the independent validator: every move legal, every win a valid hand,
+payments zero-sum; and replaying the recorded decisions reproduces the same events.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from compiler import load_variant
+from compiler.arrangements import completes
+from runtime.actions import Action, IllegalAction
+from runtime.bots import BaselineBot, RandomBot
+from runtime.deal import Deal
+from runtime.replay import replay
+from runtime.shanten import shanten, winning_kinds
+from runtime.validator import validate
+from runtime.wall import shuffled_wall
+
+VARIANTS = ("hk", "mcr", "sichuan")
+
+
+def placed(deal: Deal) -> list[int]:
+    ids = list(deal.wall[deal.front:deal.back])
+    for s in range(deal.n):
+        ids += deal.hands[s] + deal.rivers[s] + deal.flowers[s] + [t for m in deal.melds[s] for t in m.ids]
+    return ids
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2 ** 32), mix=st.integers(0, 15))
+def test_random_legal_play_keeps_every_invariant(name: str, seed: int, mix: int) -> None:
+    v = load_variant(name)
+    wall = shuffled_wall(v.tiles, seed)
+    dealer = seed % 4
+    deal = Deal(v, wall, dealer)
+    # A mix of random players and baseline bots, so claims, kongs and wins all happen.
+    players = [RandomBot(seed + s) if mix >> s & 1 else BaselineBot(seed + s) for s in range(4)]
+    everything = list(range(len(v.tiles)))
+    steps = 0
+    while not deal.over:
+        for decision in deal.pending():
+            action = players[decision.seat].choose(deal, decision)
+            assert decision.find(action) is not None  # among the legal options
+            deal.act(decision.seat, action)
+            steps += 1
+            assert sorted(placed(deal)) == everything
+            if deal.over:
+                break
+    assert sum(deal.deltas()) == 0
+    assert validate(v, wall, dealer, deal.events, deal.deltas()) == []
+    for w in deal.wins:
+        assert w.result.valid
+    again = replay({"variant": name, "dealer": dealer, "wall_ids": wall, "actions": deal.record})
+    assert again["events"] == deal.events
+    assert again["deltas"] == deal.deltas()
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2 ** 32), pick=st.integers(0, 10 ** 6))
+def test_an_illegal_answer_is_refused_and_changes_nothing(name: str, seed: int, pick: int) -> None:
+    v = load_variant(name)
+    deal = Deal(v, shuffled_wall(v.tiles, seed), 0)
+    rng = random.Random(pick)
+    bot = BaselineBot(seed)
+    for _ in range(rng.randrange(0, 40)):
+        if deal.over:
+            return
+        d = deal.pending()[0]
+        deal.act(d.seat, bot.choose(deal, d))
+    if deal.over:
+        return
+    d = deal.pending()[0]
+    before = deal.to_json()
+    not_held = next(k for k in range(34) if deal.counts[d.seat][k] == 0)
+    wrong = [Action("discard", tile=not_held), Action("chow", tiles=(0, 1)), Action("missing_suit", suit="m"),
+             Action("kong", tile=not_held)]
+    if not any(o.do == "win" for o in d.options):
+        wrong.append(Action("win"))
+    for action in wrong:
+        if d.find(action) is not None:
+            continue
+        with pytest.raises(IllegalAction):
+            deal.act(d.seat, action)
+        assert deal.to_json() == before
+    other = (d.seat + 1) % 4
+    if deal.decision_for(other) is None:
+        with pytest.raises(IllegalAction):
+            deal.act(other, Action("pass"))
+        assert deal.to_json() == before
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_shanten_tables_agree_with_the_compiler_on_complete_and_ready_hands(name: str, data: st.DataObject) -> None:
+    v = load_variant(name)
+    shapes = [s for s in v.scoring.shapes if s.kind in ("sets_and_pair", "pairs", "unique_plus_pair")]
+    playable = sorted({k for k in v.tiles.kinds if k < 34})
+    pool = [k for k in v.tiles.kinds if k < 34]
+    if data.draw(st.booleans()):
+        pool = [k for k in pool if k < 9 or k >= 27]  # one suit and honors: ready hands are frequent
+    melds = data.draw(st.sampled_from([0, 0, 1, 2]))
+    hand = data.draw(st.permutations(pool))[:14 - 3 * melds]
+    counts = [0] * 34
+    for k in hand:
+        counts[k] += 1
+    assert (shanten(counts, melds, shapes) == -1) == completes(counts, melds, shapes)
+    counts[hand[-1]] -= 1
+    expected = set()
+    for k in playable:
+        counts[k] += 1
+        if completes(counts, melds, shapes):
+            expected.add(k)
+        counts[k] -= 1
+    ready = shanten(counts, melds, shapes) == 0
+    assert ready == bool(expected)
+    if ready:
+        assert winning_kinds(counts, melds, shapes, playable) == expected
