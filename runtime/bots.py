@@ -47,33 +47,18 @@ class Evaluator:
         return best
 
     def discards(self, counts: list[int], melds: int, kinds: Sequence[int]) -> dict[int, int]:
-        """Shanten after discarding one tile of each kind in ``kinds``."""
-        out = {}
-        special = bool(self.pairs or self.unique) and not melds
-        if special:
-            kinds_held = sum(1 for c in counts if c)
-            pair_info = [(sets, quads, sum(c // 2 if quads else c >= 2 for c in counts)) for sets, quads in self.pairs]
-            unique_info = [(tiles, sum(1 for t in tiles if counts[t]), [t for t in tiles if counts[t] >= 2])
-                           for tiles in self.unique]
+        """Shanten after discarding one tile of each kind in ``kinds``.
+
+        Standard shapes first, looking up again only the suit a discard changes; the special
+        shapes only when their bound (a discard never lowers their shanten below the value for
+        the whole hand) could still beat the best standard result.
+        """
+        out = {k: 99 for k in kinds}
         if self.standard:
             tabs = tables(counts)
             rests: dict[int, Any] = {}
-        for k in kinds:
-            best = 99
-            if special:
-                c = counts[k]
-                for sets, quads, pairs in pair_info:
-                    after = pairs - (1 if (c % 2 == 0 if quads else c == 2) else 0)
-                    held = kinds_held - (c == 1)
-                    value = sets - 1 - after + (0 if quads else max(0, sets - held))
-                    best = min(best, value)
-                for tiles, present, doubled in unique_info:
-                    inside = k in tiles
-                    p_after = present - (1 if inside and c == 1 else 0)
-                    has_pair = len(doubled) > 1 or (len(doubled) == 1 and (doubled[0] != k or c > 2))
-                    best = min(best, len(tiles) - p_after - (1 if has_pair else 0))
-            counts[k] -= 1
-            if self.standard:
+            for k in kinds:
+                counts[k] -= 1
                 suit = k // 9 if k < 27 else 3
                 rest = rests.get(suit)
                 if rest is None:
@@ -81,12 +66,33 @@ class Evaluator:
                     rest = rests[suit] = merge(merge(others[0], others[1]), others[2])
                 lo = suit * 9
                 new = suit_table(tuple(counts[lo:lo + (7 if suit == 3 else 9)]), suit == 3)
+                best = 99
                 for sets in self.standard:
                     value = evaluate(rest, new, sets - melds)
                     if value < best:
                         best = value
+                out[k] = best
+                counts[k] += 1
+        if melds or not (self.pairs or self.unique) or min(self._special(counts, 0), 99) > min(out.values()):
+            return out
+        kinds_held = sum(1 for c in counts if c)
+        pair_info = [(sets, quads, sum(c // 2 if quads else c >= 2 for c in counts)) for sets, quads in self.pairs]
+        unique_info = [(tiles, sum(1 for t in tiles if counts[t]), [t for t in tiles if counts[t] >= 2])
+                       for tiles in self.unique]
+        for k in kinds:
+            best = out[k]
+            c = counts[k]
+            for sets, quads, pairs in pair_info:
+                after = pairs - (1 if (c % 2 == 0 if quads else c == 2) else 0)
+                held = kinds_held - (c == 1)
+                value = sets - 1 - after + (0 if quads else max(0, sets - held))
+                best = min(best, value)
+            for tiles, present, doubled in unique_info:
+                inside = k in tiles
+                p_after = present - (1 if inside and c == 1 else 0)
+                has_pair = len(doubled) > 1 or (len(doubled) == 1 and (doubled[0] != k or c > 2))
+                best = min(best, len(tiles) - p_after - (1 if has_pair else 0))
             out[k] = best
-            counts[k] += 1
         return out
 
 

@@ -129,7 +129,8 @@ class Deal:
         self._ms_order: list[int] = []
         # Kinds that would complete each seat's hand (None: not computed since the hand changed),
         # from the shanten tables when every shape of the variant is one they cover.
-        self._fast = all(shape.kind in FAST_SHAPES for shape in self.shapes)
+        self._fast_shapes = tuple(shape for shape in self.shapes if shape.kind in FAST_SHAPES)
+        self._other_shapes = tuple(shape for shape in self.shapes if shape.kind not in FAST_SHAPES)
         self._waits: list[frozenset[int] | None] = [None] * self.n
         self._start()
 
@@ -250,26 +251,34 @@ class Deal:
         self._waits[seat] = None
 
     def _completes(self, seat: int, kind: int | None) -> bool:
-        """Whether the seat's hand (plus ``kind`` when given) is a winning shape."""
+        """Whether the seat's hand (plus ``kind`` when given) is a winning shape.
+
+        Shapes the shanten tables cover are answered from them (a seat's waits are computed
+        once per change of its hand, and only when it is ready); other shapes ask the compiler.
+        """
         counts = self.counts[seat]
         melds = len(self.melds[seat])
         if kind is None:
-            if self._fast:
-                return shanten(counts, melds, self.shapes) == -1
-            return completes(counts, melds, self.shapes)
-        if self._fast:
+            if self._fast_shapes and shanten(counts, melds, self._fast_shapes) == -1:
+                return True
+        elif self._fast_shapes:
             waits = self._waits[seat]
             if waits is None:
                 waits = frozenset()
-                if shanten(counts, melds, self.shapes) == 0:
-                    waits = frozenset(winning_kinds(counts, melds, self.shapes, self.playable))
+                if shanten(counts, melds, self._fast_shapes) == 0:
+                    waits = frozenset(winning_kinds(counts, melds, self._fast_shapes, self.playable))
                 self._waits[seat] = waits
-            return kind in waits
-        counts[kind] += 1
+            if kind in waits:
+                return True
+        if not self._other_shapes:
+            return False
+        if kind is not None:
+            counts[kind] += 1
         try:
-            return completes(counts, melds, self.shapes)
+            return completes(counts, melds, self._other_shapes)
         finally:
-            counts[kind] -= 1
+            if kind is not None:
+                counts[kind] -= 1
 
     def _ids_of(self, seat: int, kind: int, n: int) -> list[int]:
         ids = sorted(t for t in self.hands[seat] if self.kinds[t] == kind)
@@ -348,10 +357,10 @@ class Deal:
                     opts.append(Action("win"))
             kongs = self.play.kongs
             if self.wall_left() > 0 and not (holding_missing and "kong" in self.blocks):
-                if kongs.get("concealed", True):
+                if kongs.get("concealed", True) and 4 in counts:
                     opts.extend(Action("kong", tile=k) for k in range(34)
                                 if counts[k] == 4 and not self._missing_kind(seat, k))
-                if kongs.get("added", True):
+                if kongs.get("added", True) and self.melds[seat]:
                     opts.extend(Action("kong", tile=self.kinds[m.ids[0]])
                                 for m in self.melds[seat]
                                 if m.kind == "pung" and counts[self.kinds[m.ids[0]]] >= 1)

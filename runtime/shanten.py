@@ -196,6 +196,9 @@ def _slice(counts: Sequence[int], suit: int) -> tuple[tuple[int, ...], bool]:
     return tuple(counts[lo:lo + (7 if suit == 3 else 9)]), suit == 3
 
 
+_SUIT_WAITS: dict[tuple[int, tuple[int, ...], tuple[int, ...], int], tuple[int, ...]] = {}
+
+
 def winning_kinds(counts: list[int], melds: int, shapes: Sequence[ShapeSpec], playable: Iterable[int]) -> set[int]:
     """Kinds among ``playable`` that complete ``counts`` (a ready hand), for the shapes of :data:`FAST_SHAPES`.
 
@@ -214,17 +217,29 @@ def winning_kinds(counts: list[int], melds: int, shapes: Sequence[ShapeSpec], pl
         if shape.kind == "sets_and_pair":
             need = shape.sets - melds
             tabs = tables(counts)
-            rests: dict[int, tuple[_Split, ...]] = {}
-            for k in sorted(near & allowed):
-                suit = _suit_of(k)
-                rest = rests.get(suit)
-                if rest is None:
-                    others = [tabs[i] for i in range(4) if i != suit]
-                    rest = rests[suit] = merge(merge(others[0], others[1]), others[2])
-                counts[k] += 1
-                if evaluate(rest, suit_table(*_slice(counts, suit)), need) == -1:
-                    found.add(k)
-                counts[k] -= 1
+            for suit in range(4):
+                lo = suit * 9
+                size = 7 if suit == 3 else 9
+                offsets = tuple(k - lo for k in sorted(near & allowed) if lo <= k < lo + size)
+                if not offsets:
+                    continue
+                others = [tabs[i] for i in range(4) if i != suit]
+                rest = merge(merge(others[0], others[1]), others[2])
+                own = tuple(counts[lo:lo + size])
+                key = (id(rest), own, offsets, need)
+                hit = _SUIT_WAITS.get(key)
+                if hit is None:
+                    completing = []
+                    work = list(own)
+                    for o in offsets:
+                        work[o] += 1
+                        if evaluate(rest, suit_table(tuple(work), suit == 3), need) == -1:
+                            completing.append(o)
+                        work[o] -= 1
+                    hit = _SUIT_WAITS[key] = tuple(completing)
+                    if len(_SUIT_WAITS) > 200_000:
+                        _SUIT_WAITS.clear()
+                found.update(lo + o for o in hit)
         elif melds:
             continue
         elif shape.kind == "pairs":
