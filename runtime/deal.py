@@ -29,6 +29,9 @@ from .shanten import FAST_SHAPES, shanten, winning_kinds
 
 _WINNER_WORDS = {1: "one_won", 2: "two_won", 3: "three_won"}
 
+#: Options are immutable: one object per discard kind is enough.
+_DISCARDS = tuple(Action("discard", tile=k) for k in range(34))
+
 #: A possible win: the score and the event flags it was scored with.
 _Win = tuple[ScoreResult, dict[str, bool]]
 
@@ -367,7 +370,7 @@ class Deal:
         allowed = [k for k in range(34) if counts[k]]
         if self.discard_first and holding_missing:
             allowed = [k for k in allowed if self._missing_kind(seat, k)]
-        opts.extend(Action("discard", tile=k) for k in allowed)
+        opts.extend([_DISCARDS[k] for k in allowed])
         self._turn_decision = Decision(seat, "turn", opts, drawn=self.drawn if not self.after_claim else None,
                                        extra={"after_claim": self.after_claim, "after_kong": self.after_kong})
 

@@ -196,22 +196,40 @@ def _slice(counts: Sequence[int], suit: int) -> tuple[tuple[int, ...], bool]:
     return tuple(counts[lo:lo + (7 if suit == 3 else 9)]), suit == 3
 
 
-_SUIT_WAITS: dict[tuple[int, tuple[int, ...], tuple[int, ...], int], tuple[int, ...]] = {}
+_SUIT_WAITS: dict[tuple[int, tuple[int, ...], int], tuple[int, ...]] = {}
+
+
+def _suit_waits(rest: tuple[_Split, ...], own: tuple[int, ...], honors: bool, need: int) -> tuple[int, ...]:
+    """Offsets in one suit whose tile completes the hand (``rest``: the other suits' table)."""
+    key = (id(rest), own, need)
+    hit = _SUIT_WAITS.get(key)
+    if hit is not None:
+        return hit
+    size = len(own)
+    reach = 0 if honors else 2
+    work = list(own)
+    out = []
+    for o in range(size):
+        if not any(own[max(0, o - reach):o + reach + 1]):
+            continue
+        work[o] += 1
+        if evaluate(rest, suit_table(tuple(work), honors), need) == -1:
+            out.append(o)
+        work[o] -= 1
+    if len(_SUIT_WAITS) > 200_000:
+        _SUIT_WAITS.clear()
+    hit = _SUIT_WAITS[key] = tuple(out)
+    return hit
 
 
 def winning_kinds(counts: list[int], melds: int, shapes: Sequence[ShapeSpec], playable: Iterable[int]) -> set[int]:
     """Kinds among ``playable`` that complete ``counts`` (a ready hand), for the shapes of :data:`FAST_SHAPES`.
 
-    Only plausible kinds are tried: held kinds and suited neighbours within two; for each,
-    only the suit it changes is looked up again.
+    Only plausible kinds are tried (held kinds and suited neighbours within two), one suit at
+    a time against the other suits' combined table; per-suit answers are cached.
     """
     allowed = set(playable)
     held = [k for k in range(34) if counts[k]]
-    near = set(held)
-    for k in held:
-        if k < 27:
-            r = k % 9
-            near.update(k + d for d in (-2, -1, 1, 2) if 0 <= r + d <= 8)
     found: set[int] = set()
     for shape in shapes:
         if shape.kind == "sets_and_pair":
@@ -219,27 +237,12 @@ def winning_kinds(counts: list[int], melds: int, shapes: Sequence[ShapeSpec], pl
             tabs = tables(counts)
             for suit in range(4):
                 lo = suit * 9
-                size = 7 if suit == 3 else 9
-                offsets = tuple(k - lo for k in sorted(near & allowed) if lo <= k < lo + size)
-                if not offsets:
+                own = tuple(counts[lo:lo + (7 if suit == 3 else 9)])
+                if not any(own):
                     continue
                 others = [tabs[i] for i in range(4) if i != suit]
                 rest = merge(merge(others[0], others[1]), others[2])
-                own = tuple(counts[lo:lo + size])
-                key = (id(rest), own, offsets, need)
-                hit = _SUIT_WAITS.get(key)
-                if hit is None:
-                    completing = []
-                    work = list(own)
-                    for o in offsets:
-                        work[o] += 1
-                        if evaluate(rest, suit_table(tuple(work), suit == 3), need) == -1:
-                            completing.append(o)
-                        work[o] -= 1
-                    hit = _SUIT_WAITS[key] = tuple(completing)
-                    if len(_SUIT_WAITS) > 200_000:
-                        _SUIT_WAITS.clear()
-                found.update(lo + o for o in hit)
+                found.update(lo + o for o in _suit_waits(rest, own, suit == 3, need) if lo + o in allowed)
         elif melds:
             continue
         elif shape.kind == "pairs":
