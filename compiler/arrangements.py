@@ -122,11 +122,50 @@ def _decompose(counts: tuple[int, ...], honors: bool, pair_left: int) -> tuple[R
 
 @lru_cache(maxsize=CACHE_SIZE)
 def _forms(counts: tuple[int, ...], honors: bool) -> frozenset[tuple[int, int]]:
-    """(number of sets, number of pairs) that one suit's counts can split into exactly."""
-    return frozenset(
-        (sum(1 for g in d if g[0] != "pair"), sum(1 for g in d if g[0] == "pair"))
-        for d in _decompose(counts, honors, 1)
-    )
+    """(number of sets, number of pairs) that one suit's counts can split into exactly,
+    with at most one pair. Recursive on the first tile, sharing the cache for the rest."""
+    i = 0
+    while i < len(counts) and not counts[i]:
+        i += 1
+    if i == len(counts):
+        return _EMPTY_FORMS
+    out: set[tuple[int, int]] = set()
+    c = list(counts)
+    n = c[i]
+    if n >= 3:
+        c[i] = n - 3
+        out.update((s + 1, p) for s, p in _forms(tuple(c), honors))
+    if n >= 2:
+        c[i] = n - 2
+        out.update((s, 1) for s, p in _forms(tuple(c), honors) if not p)
+    c[i] = n
+    if not honors and i <= 6 and c[i + 1] and c[i + 2]:
+        c[i] -= 1
+        c[i + 1] -= 1
+        c[i + 2] -= 1
+        out.update((s + 1, p) for s, p in _forms(tuple(c), honors))
+    return frozenset(out)
+
+
+_EMPTY_FORMS: frozenset[tuple[int, int]] = frozenset({(0, 0)})
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _suit_waits(counts: tuple[int, ...], honors: bool) -> tuple[tuple[int, frozenset[tuple[int, int]]], ...]:
+    """For one suit: each tile (index) that, added, lets the suit split, with the forms it then takes."""
+    present = [j for j, c in enumerate(counts) if c]
+    if honors:
+        cands: Iterable[int] = present
+    else:
+        cands = sorted({j for i in present for j in range(max(0, i - 2), min(9, i + 3))})
+    out = []
+    for j in cands:
+        new = list(counts)
+        new[j] += 1
+        forms = _forms(tuple(new), honors)
+        if forms:
+            out.append((j, forms))
+    return tuple(out)
 
 
 @lru_cache(maxsize=CACHE_SIZE)
@@ -266,7 +305,7 @@ def _division_order(raw: Sequence[tuple[str, int]]) -> list[tuple[int, int]]:
 
 
 def _pairs(shape: ShapeSpec, hand: Hand, counts: list[int]) -> Iterator[Arrangement]:
-    if hand.melds:
+    if hand.melds or 1 in counts or 3 in counts:
         return
     raw = []
     for k, c in enumerate(counts):
@@ -279,7 +318,7 @@ def _pairs(shape: ShapeSpec, hand: Hand, counts: list[int]) -> Iterator[Arrangem
 
 
 def _unique_plus_pair(shape: ShapeSpec, hand: Hand, counts: list[int]) -> Iterator[Arrangement]:
-    if hand.melds:
+    if hand.melds or 3 in counts or 4 in counts:
         return
     wanted = set(shape.tiles)
     if any(c and k not in wanted for k, c in enumerate(counts)):
@@ -293,7 +332,7 @@ def _unique_plus_pair(shape: ShapeSpec, hand: Hand, counts: list[int]) -> Iterat
 
 
 def _knitted_and_honors(shape: ShapeSpec, hand: Hand, counts: list[int]) -> Iterator[Arrangement]:
-    if hand.melds or sum(counts) != 14 or any(c > 1 for c in counts):
+    if hand.melds or 2 in counts or 3 in counts or 4 in counts or sum(counts) != 14:
         return
     present = {k for k, c in enumerate(counts) if c}
     suited = {k for k in present if k < 27}
@@ -311,10 +350,12 @@ def _knitted_and_honors(shape: ShapeSpec, hand: Hand, counts: list[int]) -> Iter
 def _knitted_sets_and_pair(shape: ShapeSpec, hand: Hand, counts: list[int]) -> Iterator[Arrangement]:
     if len(hand.melds) > shape.max_melds:
         return
+    if counts[0] + counts[9] + counts[18] == 0 or counts[8] + counts[17] + counts[26] == 0:
+        return  # every knitted straight holds a 1 and a 9
     declared = _declared_groups(hand)
     need = shape.sets - 3 - len(hand.melds)
     for perm, kinds in zip(KNITTED_PERMS, KNITTED_KINDS):
-        if any(counts[k] == 0 for k in kinds):
+        if not all(counts[k] for k in kinds):
             continue
         rest = list(counts)
         for k in kinds:
@@ -376,41 +417,57 @@ def completes(counts: Sequence[int], melds: int, shapes: Iterable[ShapeSpec]) ->
 
 # ------------------------------------------------------------------- waits
 
-def _candidates(shape: ShapeSpec, held: Sequence[int], melds: int) -> set[int]:
-    """Tile kinds that could possibly complete ``held`` into ``shape`` (a superset, cheaply)."""
+def _special_waits(shape: ShapeSpec, held: list[int], melds: int) -> Iterable[int]:
+    """The waits of a special shape, worked out from its definition (no trial per tile)."""
     kind = shape.kind
     present = [k for k in range(34) if held[k]]
-    if kind in ("sets_and_pair", "knitted_sets_and_pair"):
-        out = set()
-        for k in present:
-            if k >= 27:
-                out.add(k)
-            else:
-                base = k - k % 9
-                out.update(j for j in range(max(base, k - 2), min(base + 9, k + 3)))
-        if kind == "knitted_sets_and_pair" and melds <= shape.max_melds:
-            for kinds in KNITTED_KINDS:
-                missing = [k for k in kinds if not held[k]]
-                if len(missing) == 1:
-                    out.add(missing[0])
+    if kind == "knitted_sets_and_pair":
+        if melds > shape.max_melds:
+            return ()
+        out: set[int] = set()
+        for kinds in KNITTED_KINDS:
+            missing = [k for k in kinds if not held[k]]
+            if len(missing) > 1:
+                continue
+            cands = set(missing)
+            for k in present:  # the wait may also lie in the fourth set or the pair
+                base = k - k % 9 if k < 27 else k
+                cands.update(range(max(base, k - 2), min(base + 9, k + 3)) if k < 27 else (k,))
+            for k in cands:
+                held[k] += 1
+                if _completes_shape(shape, held, melds):
+                    out.add(k)
+                held[k] -= 1
         return out
     if melds:
-        return set()
+        return ()
     if kind == "pairs":
-        return {k for k in present if held[k] % 2}
+        odd = [k for k in present if held[k] % 2]
+        if len(odd) != 1:
+            return ()
+        held[odd[0]] += 1
+        ok = _completes_shape(shape, held, melds)
+        held[odd[0]] -= 1
+        return odd if ok else ()
     if kind == "unique_plus_pair":
         wanted = set(shape.tiles)
-        return wanted if all(k in wanted for k in present) else set()
+        if sum(held) != len(wanted) or any(k not in wanted or held[k] > 2 for k in present):
+            return ()
+        doubles = [k for k in present if held[k] == 2]
+        if not doubles:
+            return sorted(wanted)
+        missing = [k for k in wanted if not held[k]]
+        return missing if len(doubles) == 1 and len(missing) == 1 else ()
     if kind == "knitted_and_honors":
-        if any(held[k] > 1 for k in present):
-            return set()
+        if sum(held) != 13 or any(held[k] > 1 for k in present):
+            return ()
         suited = {k for k in present if k < 27}
         out = set()
         for kinds in KNITTED_SETS:
             if suited <= kinds:
-                out |= kinds
-        return (out | set(range(27, 34))) if out else set()
-    return set()
+                out |= (kinds | set(range(27, 34))) - set(present)
+        return out
+    return ()
 
 
 def _held_counts(hand: Hand) -> list[int]:
@@ -418,6 +475,41 @@ def _held_counts(hand: Hand) -> list[int]:
     for k in hand.concealed:
         counts[k] += 1
     return counts
+
+
+def _standard_waits(held: Sequence[int], sets: int) -> Iterator[int]:
+    """Kinds completing ``held`` into ``sets`` sets and a pair, one suit at a time.
+
+    Each suit's possible (sets, pairs) splits, and the tiles that would let it split,
+    come from per-suit caches; adding a tile changes one suit only, so the hand's waits
+    are a merge of small cached tables.
+    """
+    if sets < 0 or sum(held) != 3 * sets + 1:
+        return
+    slices = [tuple(held[a:b]) for a, b, _ in _SUITS]
+    forms = [_forms(sl, honors) for sl, (_, _, honors) in zip(slices, _SUITS)]
+    broken = [s for s, f in enumerate(forms) if not f]
+    if len(broken) > 1:
+        return
+    for s, (a, b, honors) in enumerate(_SUITS):
+        if broken and broken[0] != s:
+            continue
+        others = {(0, 0)}
+        for t, f in enumerate(forms):
+            if t != s:
+                others = {(x + fx, y + fy) for x, y in others for fx, fy in f if y + fy <= 1}
+        if not others:
+            continue
+        wanted = {(sets - x, 1 - y) for x, y in others}
+        for j, got in _suit_waits(slices[s], honors):
+            if not wanted.isdisjoint(got):
+                yield a + j
+
+
+def _shape_waits(shape: ShapeSpec, held: list[int], melds: int) -> Iterable[int]:
+    if shape.kind == "sets_and_pair":
+        return _standard_waits(held, shape.sets - melds)
+    return _special_waits(shape, held, melds)
 
 
 def waiting_tiles(hand: Hand, shapes: Sequence[ShapeSpec], kinds: Iterable[int] | None = None,
@@ -428,19 +520,20 @@ def waiting_tiles(hand: Hand, shapes: Sequence[ShapeSpec], kinds: Iterable[int] 
     """
     held = _held_counts(hand)
     melds = len(hand.melds)
-    if kinds is None:
-        cand: set[int] = set()
-        for shape in shapes:
-            cand |= _candidates(shape, held, melds)
-        order: Iterable[int] = sorted(cand)
-    else:
-        order = kinds
-    out = []
-    for k in order:
-        held[k] += 1
-        if completes(held, melds, shapes):
-            out.append(k)
-        held[k] -= 1
-        if limit is not None and len(out) >= limit:
-            break
-    return out
+    if kinds is not None:
+        out = []
+        for k in kinds:
+            held[k] += 1
+            if completes(held, melds, shapes):
+                out.append(k)
+            held[k] -= 1
+            if limit is not None and len(out) >= limit:
+                break
+        return out
+    found: set[int] = set()
+    for shape in shapes:
+        for k in _shape_waits(shape, held, melds):
+            found.add(k)
+            if limit is not None and len(found) >= limit:
+                return sorted(found)
+    return sorted(found)

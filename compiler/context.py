@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from .arrangements import Arrangement, ShapeSpec, waiting_tiles
-from .expressions import BOOL, GROUP, INT, STR, TILE, Type, list_of
+from .expressions import BOOL, GROUP, INT, STR, TILE, TILE_LIST_MASKS, Type, list_of, set_of
 from .groups import TILES, make_group
 from .hand import Hand
 
@@ -29,6 +29,7 @@ PATTERN_NAMES: dict[str, tuple[Type, str]] = {
     "knitted": (list_of(GROUP), "the knitted runs (147m, 258p, 369s ...), in any shape that holds all three"),
     "declared": (list_of(GROUP), "the sets declared during play, concealed kongs included"),
     "tiles": (list_of(TILE), "every tile of the hand, winning tile and declared sets included (a kong is 4)"),
+    "hand_suits": (set_of(STR), "the suits (m, p, s) the hand's tiles use: len(hand_suits) == 1 for one suit"),
     "concealed_tiles": (list_of(TILE), "the tiles not in declared sets, winning tile included"),
     "win": (TILE, "the winning tile"),
     "win_group": (GROUP, "the group the winning tile completes in this arrangement"),
@@ -51,6 +52,11 @@ PATTERN_NAMES: dict[str, tuple[Type, str]] = {
 #: them is evaluated once per hand.
 ARRANGEMENT_NAMES = frozenset({"shape", "groups", "sets", "chows", "pungs", "kongs", "pairs", "pair",
                                "knitted", "win_group", "wait"})
+
+
+# any()/all() over these lists with a condition on the tile alone compile to a mask test.
+TILE_LIST_MASKS.update({"c.tiles": "c._tiles_mask", "c.concealed_tiles": "c._concealed_mask"})
+_SUIT_MASKS = (("m", 0x1FF), ("p", 0x1FF << 9), ("s", 0x1FF << 18))
 
 
 class _NoGroup:
@@ -82,8 +88,17 @@ class HandContext:
         self._shapes = tuple(shapes)
         self._waits: list[Any] | None = None
         self._unique: bool | None = None
-        self.tiles = [TILES[k] for k in hand.all_tiles]
+        all_tiles = hand.all_tiles
+        self.tiles = [TILES[k] for k in all_tiles]
         self.concealed_tiles = [TILES[k] for k in hand.concealed] + [TILES[hand.win_tile]]
+        mask = concealed = 1 << hand.win_tile
+        for k in hand.concealed:
+            concealed |= 1 << k
+        for k in all_tiles:
+            mask |= 1 << k
+        self._tiles_mask = mask
+        self._concealed_mask = concealed
+        self.hand_suits = frozenset(suit for suit, bits in _SUIT_MASKS if mask & bits)
         self.win = TILES[hand.win_tile]
         self.declared = [make_group(m.kind, m.tiles[0], m.concealed, True) for m in hand.melds]
         self.self_drawn = hand.self_drawn

@@ -194,6 +194,11 @@ def _same_types(name: str, result: Type | None = None) -> Callable[[list[Type]],
     return check
 
 
+def _order(x: Any) -> Any:
+    """Sort key: numbers by value, tiles by kind (characters, dots, bamboo, honors)."""
+    return getattr(x, "kind", x)
+
+
 def _same(*args: Any) -> bool:
     return all(a == args[0] for a in args[1:])
 
@@ -259,9 +264,9 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
     Function("kinds", _kinds_check, frozenset, "the distinct tiles: len(kinds(tiles)) == 14"),
     Function("tiles_of", _tiles_of_check, lambda gs: [t for g in gs for t in g.tiles],
              "every tile of a list of sets: tiles_of(declared)"),
-    Function("copies", _copies_check, lambda t, ts: sum(1 for x in ts if x == t),
+    Function("copies", _copies_check, lambda t, ts: ts.count(t) if isinstance(ts, list) else int(t in ts),
              "how many copies of a tile a list holds: copies(win, tiles) == 4"),
-    Function("sorted", _sorted_check, sorted, "the list in increasing order: sorted(ranks) "),
+    Function("sorted", _sorted_check, lambda xs: sorted(xs, key=_order), "the list in increasing order: sorted(ranks) "),
     Function("same", _same_types("same", BOOL), _same, "all values are equal: same(a.suit, b.suit, c.suit)"),
     Function("distinct", _same_types("distinct", BOOL), _distinct,
              "all values differ: distinct(a.suit, b.suit, c.suit)"),
@@ -460,10 +465,28 @@ class _Checker:
                 for side, t in ((children[i - 1], left_t), (children[i + 1], right_t)):
                     if not compatible(t, INT):  # an element of an empty list [] may be a number
                         raise _err(side, f"'{op}' compares numbers, got a {t}")
+            if op in ("in", "not in") and len(children) == 3:
+                folded = self._constant_membership(children[0], left, children[2], left_t)
+                if folded is not None:
+                    return BOOL, f"({folded[0]} {op} {folded[1]})"
             parts.append(op)
             parts.append(right)
             left_t = right_t
         return BOOL, "(" + " ".join(parts) + ")"
+
+    def _constant_membership(self, left_tree: Tree, left: str, right_tree: Tree, left_t: Type) -> tuple[str, str] | None:
+        """``x in {1, 9}`` or ``t in {2s, 6z}`` with literals only: a Python set literal of
+        numbers or strings, which Python folds into one constant (tiles compare by kind)."""
+        if getattr(right_tree, "data", None) != "set_":
+            return None
+        kinds = {getattr(c, "data", None) for c in right_tree.children}
+        if kinds <= {"int_", "string"}:
+            elems = [self.visit(c, Env({}))[1] for c in right_tree.children]
+            return left, "{" + ", ".join(elems) + "}"
+        if kinds == {"tile"} and left_t == TILE:
+            elems = [str(kind_of(str(c.children[0]))) for c in right_tree.children]
+            return f"getattr({left}, 'kind', -1)", "{" + ", ".join(elems) + "}"
+        return None
 
     def v_conditional(self, tree: Tree, env: Env) -> tuple[Type, str]:
         then_t, then_src = self.visit(tree.children[0], env)
@@ -518,7 +541,15 @@ class _Checker:
             result = fn.check([t for t, _ in typed])
         except TypeError as exc:
             raise _err(name_tok, str(exc)) from None
-        return result, f"F_{name}(" + ", ".join(src for _, src in typed) + ")"
+        srcs = [src for _, src in typed]
+        # Comparisons of a few values are written out, so they run without a call.
+        if name == "same":
+            return result, "(" + " == ".join(srcs) + ")"
+        if name == "distinct":
+            return result, f"(len({{{', '.join(srcs)}}}) == {len(srcs)})"
+        if name == "len":
+            return result, f"len({srcs[0]})"
+        return result, f"F_{name}(" + ", ".join(srcs) + ")"
 
     def v_quantifier(self, tree: Tree, env: Env) -> tuple[Type, str]:
         quant = str(tree.children[0])
@@ -555,13 +586,49 @@ class _Checker:
             source = f"{helper}({dom}, {len(pyvars)})"
         if quant == "filter":
             return list_of(dom_t.item or ANY), f"[{target} for {target} in {source} if {body}]"
+        if quant in ("any", "exists", "all") and len(pyvars) == 1 and dom in TILE_LIST_MASKS:
+            mask = _tile_mask(pyvars[0], body)
+            if mask is not None:
+                if quant == "all":
+                    return BOOL, f"(not ({TILE_LIST_MASKS[dom]} & {ALL_TILES_MASK & ~mask}))"
+                return BOOL, f"(({TILE_LIST_MASKS[dom]} & {mask}) != 0)"
         if quant in ("any", "exists"):
             return BOOL, f"any({body} for {target} in {source})"
         if quant == "all":
             return BOOL, f"all({body} for {target} in {source})"
         if quant == "count":
-            return INT, f"sum(1 for {target} in {source} if {body})"
+            return INT, f"len([1 for {target} in {source} if {body}])"
         return INT, f"sum({body} for {target} in {source})"
+
+
+#: Tile lists that a context also provides as a bit mask of the kinds they hold:
+#: source of the list -> source of its mask (bit k set when a tile of kind k is in the list).
+#: A context module registers its names here; ``any``/``all`` over such a list with a
+#: condition on the tile alone then compile to one mask test (see :func:`_tile_mask`).
+TILE_LIST_MASKS: dict[str, str] = {}
+ALL_TILES_MASK = (1 << len(TILES)) - 1
+
+
+def _tile_mask(var: str, body: str) -> int | None:
+    """The kinds for which ``body`` holds, when it depends on the bound tile ``var`` alone.
+
+    The condition is evaluated for every tile kind at compile time; a condition that
+    reads anything else (the context, an outer bound name) fails to evaluate and is left
+    as a loop. Evaluating all kinds covers every value the tile can take, so the mask is
+    exact whatever the condition's short-circuits.
+    """
+    try:
+        fn = eval(compile(f"lambda {var}: {body}", "<tile condition>", "eval"), dict(BASE_NAMESPACE))  # noqa: S307
+        mask = 0
+        for tile in TILES:
+            result = fn(tile)
+            if not isinstance(result, bool):
+                return None
+            if result:
+                mask |= 1 << tile.kind
+        return mask
+    except Exception:  # noqa: BLE001 - any failure means "not a condition on the tile alone"
+        return None
 
 
 def _pow(base: int, exp: int) -> int:
@@ -578,7 +645,8 @@ def _divmod(a: int, b: int, op: str) -> int:
 
 BASE_NAMESPACE: dict[str, Any] = {
     "T": TILES, "P": _pow, "D": _divmod, "PERM": permutations, "COMB": combinations,
-    "__builtins__": {"any": any, "all": all, "sum": sum, "frozenset": frozenset, "len": len, "range": range},
+    "__builtins__": {"any": any, "all": all, "sum": sum, "frozenset": frozenset, "len": len, "range": range,
+                     "getattr": getattr},
 }
 BASE_NAMESPACE.update({"F_" + name: fn.impl for name, fn in FUNCTIONS.items()})
 
@@ -602,6 +670,8 @@ class Compiled:
     names: frozenset[str] = frozenset()
     matches: Callable[[Any], tuple[Any, list[tuple[int, ...]]]] | None = None
     arity: int = 0
+    domain: str | None = None  # the source of the list ``matches`` chooses from
+    choice: str | None = None  # the condition ``matches`` tests, on G[i0], G[i1], ...
 
     def __call__(self, context: Any) -> Any:
         return self.fn(context)
@@ -633,19 +703,19 @@ def _group_count_matcher(tree: Tree, env: Env, consts: dict[str, Any]) -> tuple[
     local = env
     idx = [f"i{j}" for j in range(len(names))]
     for j, n in enumerate(names):
-        local = local.bind(n, GROUP, f"D[{idx[j]}]")
+        local = local.bind(n, GROUP, f"G[{idx[j]}]")
     _, body = checker.visit(tree.children[-1], local)
     k = len(names)
-    lines = ["def matches(c):", f"    D = {dom}", "    n = len(D)", "    out = []"]
+    lines = ["def matches(c):", f"    G = {dom}", "    n = len(G)", "    out = []"]
     if k:
         lines.append(f"    if n < {k}:")
-        lines.append("        return D, out")
+        lines.append("        return G, out")
     for j in range(k):
         start = "0" if j == 0 else f"{idx[j - 1]} + 1"
         lines.append("    " * (j + 1) + f"for {idx[j]} in range({start}, n):")
     lines.append("    " * (k + 1) + f"if {body}:")
     lines.append("    " * (k + 2) + f"out.append(({', '.join(idx)},))")
-    lines.append("    return D, out")
+    lines.append("    return G, out")
     return "\n".join(lines), k
 
 
@@ -679,13 +749,17 @@ def build(recipe: Recipe, filename: str = "<variant>") -> Compiled:
     namespace.update(recipe.consts)
     code = compile(f"lambda c: {recipe.source}", filename, "eval")
     fn = eval(code, namespace)  # noqa: S307 - source generated by _Checker, not user text
-    matches = None
+    matches = domain = choice = None
     if recipe.matcher is not None:
         scope: dict[str, Any] = {}
         exec(compile(recipe.matcher, filename, "exec"), namespace, scope)  # noqa: S102 - generated source
         matches = scope["matches"]
+        # The layout of _group_count_matcher: "G = <domain>" second, "if <choice>:" third from last.
+        lines = recipe.matcher.split("\n")
+        domain = lines[1].strip()[len("G = "):]
+        choice = lines[-3].strip()[len("if "):-1]
     return Compiled(recipe.text, recipe.type, recipe.source, fn, frozenset(_CONTEXT_NAME.findall(recipe.source)),
-                    matches, recipe.arity)
+                    matches, recipe.arity, domain, choice)
 
 
 def compile_expression(text: str, env: Env, want: Type | None = None, what: str = "the expression",

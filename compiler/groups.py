@@ -31,14 +31,10 @@ class Tile:
         self.outside = self.terminal or self.honor
         self.bonus = kind >= 34
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Tile) and other.kind == self.kind
-
-    def __hash__(self) -> int:
-        return self.kind
-
-    def __lt__(self, other: "Tile") -> bool:
-        return self.kind < other.kind
+    # Equality and hashing are by identity: there is exactly one Tile per kind (TILES),
+    # so identity is kind equality. No comparison method is defined at all, so that the
+    # built-in comparison stays in C (a Python-level __lt__ slows down every ==);
+    # sorting tiles uses their kind as the key (see expressions.FUNCTIONS["sorted"]).
 
     def __repr__(self) -> str:
         return self.code
@@ -53,7 +49,7 @@ class Group:
 
     __slots__ = ("kind", "first", "tiles", "concealed", "declared", "has_win", "suit", "rank", "tile",
                  "chow", "pung", "kong", "pair", "knitted", "single", "suited", "honor", "wind", "dragon",
-                 "terminal", "simple", "outside", "middle", "size", "kinds")
+                 "terminal", "simple", "outside", "middle", "size", "kinds", "_text")
 
     def __init__(self, kind: str, first: int, tiles: tuple[int, ...], concealed: bool, declared: bool,
                  has_win: bool = False) -> None:
@@ -86,10 +82,17 @@ class Group:
         self.middle = TILES[first + 1] if kind == "chow" else t
 
     def __repr__(self) -> str:
+        try:
+            return self._text
+        except AttributeError:
+            pass
         text = "".join(str(TILES[k].rank) for k in self.kinds) + self.suit
         if self.declared:
-            return "{" + text + "}" if self.concealed else "[" + text + "]"
-        return text + ("*" if self.has_win else "")
+            text = "{" + text + "}" if self.concealed else "[" + text + "]"
+        else:
+            text += "*" if self.has_win else ""
+        self._text = text
+        return text
 
     def key(self) -> tuple[str, int, bool, bool]:
         return (self.kind, self.first, self.concealed, self.declared)

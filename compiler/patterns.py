@@ -40,11 +40,13 @@ patterns that win a tie (compiler/scorer.py).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from operator import itemgetter
+from typing import Any, Callable, Mapping, NamedTuple
 
 from .context import ARRANGEMENT_NAMES
-from .expressions import Compiled
+from .expressions import BASE_NAMESPACE, Compiled
 
 #: The principles a variant file may switch on in ``scoring.principles``.
 PRINCIPLES = ("account_once", "non_identical")
@@ -91,8 +93,9 @@ class Pattern:
         return self.value if isinstance(self.value, int) else self.value.fn(ctx)
 
 
-@dataclass(frozen=True)
-class Fan:
+class Fan(NamedTuple):
+    """One pattern scored: its id, value per instance and number of instances."""
+
     id: str
     value: int
     count: int
@@ -134,6 +137,8 @@ class _Plan:
     limits: list[tuple[int, Pattern]]
     ordinary: list[tuple[int, Pattern]]
     fallbacks: list[tuple[int, Pattern]]
+    skip: frozenset[int] = frozenset()  # hand-level patterns this shape cannot score
+    arrangement_fn: Callable[[Any], list["Instance"]] = lambda c: []
 
 
 Instance = list  # [pattern position, cover bit mask (0: the whole hand), count]
@@ -165,7 +170,9 @@ class PatternTable:
                             for p in patterns]
         self._excl = [tuple(pos[x] for x in p.excludes if x in pos) for p in patterns]
         self._repl = [tuple((pos[x], k) for x, k in p.replaces.items() if x in pos) for p in patterns]
+        self._combination = [p.combination for p in patterns]
         self._plans: dict[str, _Plan] = {}
+        self._hand_fn: Callable[[Any], list[Instance]] | None = None
 
     def configure(self, principles: Mapping[str, Any] | None) -> None:
         """Switch on the principles a variant declares (``scoring.principles``)."""
@@ -196,6 +203,10 @@ class PatternTable:
             plan = self._plans[shape] = _Plan([e for e in entries if e[1].limit],
                                               [e for e in entries if not e[1].limit and not e[1].fallback],
                                               [e for e in entries if e[1].fallback])
+            plan.skip = frozenset(i for i, p in enumerate(self.patterns)
+                                  if self._hand_level[i] and not (p.shapes is None or shape in p.shapes))
+            plan.arrangement_fn = self._generate([e for e in plan.ordinary if not self._hand_level[e[0]]],
+                                                 f"arrangement patterns of shape {shape}")
         return plan
 
     # ------------------------------------------------------------ instances
@@ -213,37 +224,109 @@ class PatternTable:
             n = p.instances(ctx)
             return [[i, 0, n]] if n else []
         assert p.count is not None and p.count.matches is not None
-        domain, chosen = p.count.matches(ctx)
-        if not chosen:
-            return []
-        positions = _positions(ctx.groups, domain)
-        out = []
-        for choice in chosen:
-            mask = 0
-            for j in choice:
-                q = positions[j]
-                if q >= 0:
-                    mask |= 1 << q
-            out.append([i, mask, 1])
-        return out
+        return _covers(i, ctx, p.count.matches(ctx))
+
+    def _generate(self, entries: list[tuple[int, Pattern]], what: str) -> Callable[[Any], list[Instance]]:
+        """One Python function evaluating ``entries``, conditions inlined (see the module doc).
+
+        Each condition's generated source (compiler/expressions.py) is pasted into the
+        function, so a table costs one call instead of one per pattern. Combination
+        patterns choosing the same number of groups from the same list share one loop
+        over the choices. Instances come out grouped by pattern, each pattern's in the
+        order of its choices; the caller restores table order with a stable sort.
+        """
+        namespace: dict[str, Any] = dict(BASE_NAMESPACE)
+        namespace["COVER"] = _cover
+        namespace["POSITIONS"] = _positions
+        lines = ["def evaluate(c):", "    out = []"]
+        loops: dict[tuple[str, int], list[tuple[int, Pattern]]] = {}
+        for i, p in entries:
+            cond = p.condition
+            inline = set(cond.fn.__globals__) <= set(BASE_NAMESPACE)
+            if p.combination is not None:
+                assert cond.matches is not None and cond.domain is not None
+                if inline and cond.choice is not None:
+                    loops.setdefault((cond.domain, cond.arity), []).append((i, p))
+                    continue
+                namespace[f"M{i}"] = cond.matches
+                lines.append(f"    got = M{i}(c)")
+                lines.append("    if got[1]:")
+                lines.append(f"        out.extend(COVER({i}, got[1], POSITIONS(c.groups, got[0])))")
+                continue
+            src = cond.source if inline else f"F{i}(c)"
+            if not inline:
+                namespace[f"F{i}"] = cond.fn
+            if p.when is not None:
+                lines.append(f"    if {src}:")
+                lines.append(f"        out.append(({i}, 0, 1))")
+            else:
+                lines.append(f"    n = {src}")
+                lines.append("    if n > 0:")
+                lines.append(f"        out.append(({i}, 0, n))")
+        for (domain, k), group in loops.items():
+            idx = [f"i{j}" for j in range(k)]
+            choice = f"({', '.join(idx)},)"
+            lines.append(f"    G = {domain}")
+            lines.append("    n = len(G)")
+            lines.append(f"    if n >= {k}:")
+            for i, _ in group:
+                lines.append(f"        f{i} = []")
+            for j in range(k):
+                start = "0" if j == 0 else f"{idx[j - 1]} + 1"
+                lines.append("    " * (j + 2) + f"for {idx[j]} in range({start}, n):")
+                lines.append("    " * (j + 3) + f"g{j} = G[{idx[j]}]")
+            for i, p in group:
+                cond = p.condition.choice or ""
+                for j in range(k):
+                    cond = cond.replace(f"G[{idx[j]}]", f"g{j}")
+                lines.append("    " * (k + 2) + f"if {cond}:")
+                lines.append("    " * (k + 3) + f"f{i}.append({choice})")
+            lines.append("        if " + " or ".join(f"f{i}" for i, _ in group) + ":")
+            lines.append("            POS_ = POSITIONS(c.groups, G)")
+            for i, _ in group:
+                lines.append(f"            if f{i}:")
+                lines.append(f"                out.extend(COVER({i}, f{i}, POS_))")
+        lines.append("    return out")
+        lines = _hoist_common(lines)
+        code = compile("\n".join(lines), f"<{what}>", "exec")
+        scope: dict[str, Any] = {}
+        exec(code, namespace, scope)  # noqa: S102 - assembled from checked, generated sources
+        return scope["evaluate"]
+
+    def _hand_found(self, ctx: Any, memo: dict[Any, Any] | None) -> list[Instance]:
+        """The instances of the hand-level patterns (every shape), once per hand."""
+        got = memo.get("hand") if memo is not None else None
+        if got is None:
+            if self._hand_fn is None:
+                self._hand_fn = self._generate(
+                    [(i, p) for i, p in enumerate(self.patterns)
+                     if self._hand_level[i] and not p.limit and not p.fallback], "hand patterns")
+            got = self._hand_fn(ctx)
+            if memo is not None:
+                memo["hand"] = got
+        return got
 
     # ----------------------------------------------------------- resolution
 
-    def evaluate(self, ctx: Any, memo: dict[int, list[Instance]] | None = None) -> Evaluation:
+    def evaluate(self, ctx: Any, memo: dict[Any, Any] | None = None) -> Evaluation:
         """Score one arrangement; ``memo`` shares hand-level results between arrangements."""
-        plan = self._plan(ctx.shape)
+        plan = self._plans.get(ctx.shape) or self._plan(ctx.shape)
         for i, p in plan.limits:
             if self._found(i, p, ctx, memo):
                 value = p.value_of(ctx)
                 return Evaluation([Fan(p.id, value, 1, p.toward_minimum)], value,
                                   value if p.toward_minimum else 0, True)
-        found: list[Instance] = []
-        for i, p in plan.ordinary:
-            got = self._found(i, p, ctx, memo)
-            if got:
-                found.extend(got)
+        skip = plan.skip
+        found = self._hand_found(ctx, memo)
+        if skip:
+            found = [x for x in found if x[0] not in skip]
+        more = plan.arrangement_fn(ctx)
+        if more:
+            found = found + more
+            found.sort(key=_FIRST)
         accepted = self._resolve(found) if found else []
-        if plan.fallbacks and not any(inst[2] and self.patterns[inst[0]].toward_minimum for inst in accepted):
+        patterns = self.patterns
+        if plan.fallbacks and not any(n and patterns[i].toward_minimum for i, _, n in accepted):
             for i, p in plan.fallbacks:
                 accepted.extend(self._found(i, p, ctx, memo))
         counts: dict[int, int] = {}
@@ -253,18 +336,24 @@ class PatternTable:
         fans = []
         total = minimum_points = 0
         for i in sorted(counts):
-            p = self.patterns[i]
+            p = patterns[i]
             n = counts[i]
-            value = p.value_of(ctx)
+            value = p.value if type(p.value) is int else p.value_of(ctx)
             fans.append(Fan(p.id, value, n, p.toward_minimum))
             total += value * n
             if p.toward_minimum:
                 minimum_points += value * n
         return Evaluation(fans, total, minimum_points, False)
 
-    def _resolve(self, found: list[Instance]) -> list[Instance]:
-        """Apply exclusions, replacements and principles to the instances, in table order."""
-        patterns = self.patterns
+    def _resolve(self, found: list[Any]) -> list[Instance]:
+        """Apply exclusions, replacements and principles to the instances, in table order.
+
+        ``found`` holds (pattern position, cover, count) in table order; the result holds
+        the accepted instances as mutable [position, cover, count] (count 0: removed).
+        """
+        combination = self._combination
+        excl = self._excl
+        repl = self._repl
         account_once = self.principles.account_once
         non_identical = self.principles.non_identical
         accepted: list[Instance] = []
@@ -273,40 +362,40 @@ class PatternTable:
         debt: dict[int, int] = {}
         parent: dict[tuple[str, int], tuple[str, int]] = {}
         used: dict[int, int] = {}
-
-        def find(node: tuple[str, int]) -> tuple[str, int]:
-            while parent.get(node, node) != node:
-                node = parent[node]
-            return node
-
-        for inst in found:
-            i, mask, n = inst
+        for i, mask, n in found:
             if i in dead:
                 continue
             if mask and i in dead_within and any(mask & ~m == 0 for m in dead_within[i]):
                 continue
-            if debt.get(i):
+            if debt and debt.get(i):
                 take = min(debt[i], n)
                 debt[i] -= take
                 n -= take
                 if not n:
                     continue
-                inst = [i, mask, n]
-            p = patterns[i]
-            if mask and p.combination is not None:
-                if non_identical and used.get(i, 0) & mask:
-                    continue
+            group = combination[i]
+            if mask and group is not None:
+                if non_identical:
+                    if used.get(i, 0) & mask:
+                        continue
+                    used[i] = used.get(i, 0) | mask
                 if account_once and mask & (mask - 1):
-                    roots = {find((p.combination, j)) for j in _bits(mask)}
+                    roots = set()
+                    for j in _bits(mask):
+                        node = (group, j)
+                        while node in parent:
+                            node = parent[node]
+                        roots.add(node)
                     if len(roots) < bin(mask).count("1"):
+                        if non_identical:
+                            used[i] &= ~mask
                         continue
                     first, *rest = roots
                     for r in rest:
                         parent[r] = first
-                used[i] = used.get(i, 0) | mask
-            accepted.append(inst)
-            for q in self._excl[i]:
-                if mask and patterns[q].combination is not None:
+            accepted.append([i, mask, n])
+            for q in excl[i]:
+                if mask and combination[q] is not None:
                     dead_within.setdefault(q, []).append(mask)
                     for other in accepted:
                         if other[0] == q and other[1] and other[1] & ~mask == 0:
@@ -316,7 +405,7 @@ class PatternTable:
                     for other in accepted:
                         if other[0] == q:
                             other[2] = 0
-            for q, k in self._repl[i]:
+            for q, k in repl[i]:
                 left = k * n
                 mine = [o for o in accepted if o[0] == q and o[2] > 0]
                 mine.sort(key=lambda o: 0 if mask and o[1] and o[1] & ~mask == 0 else 1)
@@ -329,6 +418,91 @@ class PatternTable:
                 if left:
                     debt[q] = debt.get(q, 0) + left
         return accepted
+
+
+_FIRST = itemgetter(0)
+
+
+_UNSAFE = re.compile(r"\bG\[|\bD\(|\bP\(|\bi\d+\b")
+_VAR = re.compile(r"\bv\d+_\w+")
+_BINDS = re.compile(r"\bfor \(?((?:v\d+_\w+(?:, )?)+)\)? in\b")
+
+
+def _closed(part: str) -> bool:
+    """Whether every name bound by a quantifier that ``part`` uses is bound inside it."""
+    bound = {v for group in _BINDS.findall(part) for v in _VAR.findall(group)}
+    return set(_VAR.findall(part)) <= bound
+_WORK = re.compile(r"\b(sum|any|all|len|F_\w+)\(|\[")
+
+
+def _parenthesized(src: str) -> list[str]:
+    """Every balanced ``( ... )`` of generated source that is an expression of its own:
+    outside quoted text, and not the argument list of a call."""
+    out = []
+    stack: list[tuple[int, bool]] = []
+    quote = None
+    for j, ch in enumerate(src):
+        if quote:
+            if ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "(":
+            before = src[:j].rstrip()[-1:]
+            stack.append((j, not (before.isalnum() or before in "_)]")))
+        elif ch == ")" and stack:
+            start, standalone = stack.pop()
+            if standalone:
+                out.append(src[start:j + 1])
+    return out
+
+
+def _hoist_common(lines: list[str]) -> list[str]:
+    """Compute once what several conditions of one generated function compute alike.
+
+    Definitions of a variant file are pasted into every condition that names them, so
+    one function may compute the same count several times. A parenthesized part that
+    occurs more than once, reads the context only (no bound name, no division or
+    power, which alone can fail), and does real work (a call or a loop) is computed
+    once at the top of the function. Conditions are pure, so computing it early
+    changes no result.
+    """
+    body = lines[2:]
+    hoisted: list[tuple[str, str]] = []
+    while True:
+        text = "\n".join(body + [expr for _, expr in hoisted])
+        counts: dict[str, int] = {}
+        for part in _parenthesized(text):
+            if "c." in part and not _UNSAFE.search(part) and _WORK.search(part) and _closed(part):
+                counts[part] = counts.get(part, 0) + 1
+        repeated = [part for part, n in counts.items() if n > 1 and text.count(part) > 1]
+        if not repeated:
+            break
+        part = max(repeated, key=len)
+        name = f"H{len(hoisted)}"
+        body = [line.replace(part, name) for line in body]
+        hoisted = [(n, e.replace(part, name)) for n, e in hoisted]
+        hoisted.append((name, part))
+    return lines[:2] + [f"    {name} = {expr}" for name, expr in reversed(hoisted)] + body
+
+
+def _covers(i: int, ctx: Any, got: tuple[list[Any], list[tuple[int, ...]]]) -> list[Instance]:
+    """Instances of combination pattern ``i`` from its chooser's answer: each with its cover."""
+    domain, chosen = got
+    return _cover(i, chosen, _positions(ctx.groups, domain)) if chosen else []
+
+
+def _cover(i: int, chosen: list[tuple[int, ...]], positions: list[int]) -> list[Instance]:
+    """One instance of pattern ``i`` per choice, covering the groups at ``positions``."""
+    out = []
+    for choice in chosen:
+        mask = 0
+        for j in choice:
+            q = positions[j]
+            if q >= 0:
+                mask |= 1 << q
+        out.append((i, mask, 1))
+    return out
 
 
 def _positions(groups: list[Any], domain: list[Any]) -> list[int]:
