@@ -20,9 +20,10 @@ Conventions pattern conditions rely on:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import permutations, product
+from operator import attrgetter
 from typing import Iterable, Iterator, Sequence
 
 from .groups import Group, group_tiles, make_group
@@ -59,27 +60,34 @@ class ShapeSpec:
 
 
 _SET_ORDER = {"chow": 0, "pung": 1, "kong": 2}
+_BY_ORDER = attrgetter("order")
 
 
-def _set_key(g: Group) -> tuple[int, int]:
-    return (g.first, _SET_ORDER[g.kind])
-
-
-@dataclass
 class Arrangement:
-    shape: str
-    shape_kind: str
-    groups: list[Group]
-    win_group: Group | None
-    wait: str
-    sets: list[Group] = field(default_factory=list)
-    pairs: list[Group] = field(default_factory=list)
+    """One way to read a winning hand: its groups, the group of the winning tile, the wait.
 
-    def __post_init__(self) -> None:
-        if not self.sets:
-            self.sets = sorted((g for g in self.groups if g.kind in _SET_ORDER), key=_set_key)
-        if not self.pairs:
-            self.pairs = [g for g in self.groups if g.kind == "pair"]
+    The lists pattern conditions read (sets, chows, pungs, kongs, pairs, knitted runs)
+    are built once here; ``sets`` are sorted by their first tile.
+    """
+
+    __slots__ = ("shape", "shape_kind", "groups", "win_group", "wait", "sets", "pairs", "chows", "pungs",
+                 "kongs", "knitted")
+
+    def __init__(self, shape: str, shape_kind: str, groups: list[Group], win_group: Group | None, wait: str,
+                 sets: list[Group] | None = None, pairs: list[Group] | None = None) -> None:
+        self.shape = shape
+        self.shape_kind = shape_kind
+        self.groups = groups
+        self.win_group = win_group
+        self.wait = wait
+        if sets is None:
+            sets = sorted((g for g in groups if g.kind in _SET_ORDER), key=_BY_ORDER)
+        self.sets = sets
+        self.pairs = [g for g in groups if g.pair] if pairs is None else pairs
+        self.chows = [g for g in sets if g.chow]
+        self.pungs = [g for g in sets if g.pung]
+        self.kongs = [g for g in sets if g.kong]
+        self.knitted = [g for g in groups if g.knitted]
 
     def describe(self) -> str:
         return " ".join(repr(g) for g in self.groups)
@@ -268,15 +276,15 @@ def _place_win(shape: ShapeSpec, raw: Sequence[tuple[str, int]], hand: Hand, dec
         places.append((_PLACEMENT_ORDER.get(wait, 5), idx, wait))
     places.sort()
     plain = [make_group(k, f, True) for k, f in raw]
-    declared_sets = [g for g in declared if g.kind in _SET_ORDER]
     for _, idx, wait in places:
         kind, first = raw[idx]
         win_group = make_group(kind, first, hand.self_drawn, False, True)
         groups = list(plain)
         groups[idx] = win_group
-        sets = sorted([g for g in groups if g.kind in _SET_ORDER] + declared_sets, key=_set_key)
-        pairs = [g for g in groups if g.kind == "pair"]
-        yield Arrangement(shape.id, shape.kind, groups + declared, win_group, wait, sets, pairs)
+        groups += declared
+        sets = [g for g in groups if g.order >= 0]
+        sets.sort(key=_BY_ORDER)
+        yield Arrangement(shape.id, shape.kind, groups, win_group, wait, sets, [g for g in groups if g.pair])
 
 
 def _concealed_counts(hand: Hand) -> list[int]:
@@ -417,12 +425,11 @@ def completes(counts: Sequence[int], melds: int, shapes: Iterable[ShapeSpec]) ->
 
 # ------------------------------------------------------------------- waits
 
-def _special_waits(shape: ShapeSpec, held: list[int], melds: int) -> Iterable[int]:
+def _special_waits(shape: ShapeSpec, held: list[int], melds: int, present: list[int]) -> Iterable[int]:
     """The waits of a special shape, worked out from its definition (no trial per tile)."""
     kind = shape.kind
-    present = [k for k in range(34) if held[k]]
     if kind == "knitted_sets_and_pair":
-        if melds > shape.max_melds:
+        if melds > shape.max_melds or sum(1 for k in present if k < 27) < 8:
             return ()
         out: set[int] = set()
         for kinds in KNITTED_KINDS:
@@ -449,6 +456,8 @@ def _special_waits(shape: ShapeSpec, held: list[int], melds: int) -> Iterable[in
         ok = _completes_shape(shape, held, melds)
         held[odd[0]] -= 1
         return odd if ok else ()
+    if len(present) < 12:  # the shapes below hold (almost) only distinct tiles
+        return ()
     if kind == "unique_plus_pair":
         wanted = set(shape.tiles)
         if sum(held) != len(wanted) or any(k not in wanted or held[k] > 2 for k in present):
@@ -494,22 +503,25 @@ def _standard_waits(held: Sequence[int], sets: int) -> Iterator[int]:
     for s, (a, b, honors) in enumerate(_SUITS):
         if broken and broken[0] != s:
             continue
+        sl = slices[s]
+        if not any(sl) and s < 3:
+            continue  # a suit the hand does not hold cannot be completed by one tile
         others = {(0, 0)}
         for t, f in enumerate(forms):
-            if t != s:
+            if t != s and f is not _EMPTY_FORMS:
                 others = {(x + fx, y + fy) for x, y in others for fx, fy in f if y + fy <= 1}
         if not others:
             continue
         wanted = {(sets - x, 1 - y) for x, y in others}
-        for j, got in _suit_waits(slices[s], honors):
+        for j, got in _suit_waits(sl, honors):
             if not wanted.isdisjoint(got):
                 yield a + j
 
 
-def _shape_waits(shape: ShapeSpec, held: list[int], melds: int) -> Iterable[int]:
+def _shape_waits(shape: ShapeSpec, held: list[int], melds: int, present: list[int]) -> Iterable[int]:
     if shape.kind == "sets_and_pair":
         return _standard_waits(held, shape.sets - melds)
-    return _special_waits(shape, held, melds)
+    return _special_waits(shape, held, melds, present)
 
 
 def waiting_tiles(hand: Hand, shapes: Sequence[ShapeSpec], kinds: Iterable[int] | None = None,
@@ -531,8 +543,9 @@ def waiting_tiles(hand: Hand, shapes: Sequence[ShapeSpec], kinds: Iterable[int] 
                 break
         return out
     found: set[int] = set()
+    present = [k for k in range(34) if held[k]]
     for shape in shapes:
-        for k in _shape_waits(shape, held, melds):
+        for k in _shape_waits(shape, held, melds, present):
             found.add(k)
             if limit is not None and len(found) >= limit:
                 return sorted(found)

@@ -4,7 +4,8 @@
 time; :class:`HandContext` provides the same names at run time as plain attributes.
 Names in ``ARRANGEMENT_NAMES`` change with the arrangement; every other name is a fact
 of the hand, computed once per hand (:meth:`HandContext.for_hand`) and shared by the
-contexts of all its arrangements (:meth:`HandContext.arranged`). The expensive facts
+contexts of all its arrangements (:meth:`HandContext.arranged`, or :meth:`arrange` to
+reuse one object arrangement after arrangement). The expensive facts
 (the tiles the hand waited on) are computed only when a condition asks for them.
 """
 
@@ -13,7 +14,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from .arrangements import Arrangement, ShapeSpec, waiting_tiles
-from .expressions import BOOL, GROUP, INT, STR, TILE, TILE_LIST_MASKS, Type, list_of, set_of
+from .expressions import BOOL, GROUP, INT, STR, TILE, TILE_LIST_COUNTS, TILE_LIST_MASKS, Type, list_of, set_of
 from .groups import TILES, make_group
 from .hand import Hand
 
@@ -56,6 +57,7 @@ ARRANGEMENT_NAMES = frozenset({"shape", "groups", "sets", "chows", "pungs", "kon
 
 # any()/all() over these lists with a condition on the tile alone compile to a mask test.
 TILE_LIST_MASKS.update({"c.tiles": "c._tiles_mask", "c.concealed_tiles": "c._concealed_mask"})
+TILE_LIST_COUNTS.update({"c.tiles": "c._tiles_counts"})
 _SUIT_MASKS = (("m", 0x1FF), ("p", 0x1FF << 9), ("s", 0x1FF << 18))
 
 
@@ -94,8 +96,11 @@ class HandContext:
         mask = concealed = 1 << hand.win_tile
         for k in hand.concealed:
             concealed |= 1 << k
+        counts = [0] * (len(TILES) + 1)
         for k in all_tiles:
             mask |= 1 << k
+            counts[k] += 1
+        self._tiles_counts = counts
         self._tiles_mask = mask
         self._concealed_mask = concealed
         self.hand_suits = frozenset(suit for suit, bits in _SUIT_MASKS if mask & bits)
@@ -127,17 +132,22 @@ class HandContext:
         ctx._arrange(arr)
         return ctx
 
+    def arrange(self, arr: Arrangement) -> "HandContext":
+        """This context, now reading ``arr`` (the hand's facts stay): the scorer evaluates
+        one arrangement after the other, so one object serves them all."""
+        self._arrange(arr)
+        return self
+
     def _arrange(self, arr: Arrangement) -> None:
         self.shape = arr.shape
         self.groups = arr.groups
-        sets = arr.sets
-        self.sets = sets
-        self.chows = [g for g in sets if g.chow]
-        self.pungs = [g for g in sets if g.pung]
-        self.kongs = [g for g in sets if g.kong]
-        self.pairs = arr.pairs
-        self.pair = arr.pairs[0] if len(arr.pairs) == 1 else NO_GROUP
-        self.knitted = [g for g in arr.groups if g.knitted]
+        self.sets = arr.sets
+        self.chows = arr.chows
+        self.pungs = arr.pungs
+        self.kongs = arr.kongs
+        self.pairs = pairs = arr.pairs
+        self.pair = pairs[0] if len(pairs) == 1 else NO_GROUP
+        self.knitted = arr.knitted
         self.win_group = arr.win_group if arr.win_group is not None else NO_GROUP
         self.wait = arr.wait
 

@@ -549,6 +549,8 @@ class _Checker:
             return result, f"(len({{{', '.join(srcs)}}}) == {len(srcs)})"
         if name == "len":
             return result, f"len({srcs[0]})"
+        if name == "copies" and srcs[1] in TILE_LIST_COUNTS:  # a count kept per kind by the context
+            return result, f"{TILE_LIST_COUNTS[srcs[1]]}[getattr({srcs[0]}, 'kind', {len(TILES)})]"
         return result, f"F_{name}(" + ", ".join(srcs) + ")"
 
     def v_quantifier(self, tree: Tree, env: Env) -> tuple[Type, str]:
@@ -606,6 +608,9 @@ class _Checker:
 #: A context module registers its names here; ``any``/``all`` over such a list with a
 #: condition on the tile alone then compile to one mask test (see :func:`_tile_mask`).
 TILE_LIST_MASKS: dict[str, str] = {}
+#: Likewise, tile lists whose copies per kind the context keeps: source of the list ->
+#: source of a list of counts indexed by kind (one more entry, 0, for "no tile").
+TILE_LIST_COUNTS: dict[str, str] = {}
 ALL_TILES_MASK = (1 << len(TILES)) - 1
 
 

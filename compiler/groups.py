@@ -49,7 +49,7 @@ class Group:
 
     __slots__ = ("kind", "first", "tiles", "concealed", "declared", "has_win", "suit", "rank", "tile",
                  "chow", "pung", "kong", "pair", "knitted", "single", "suited", "honor", "wind", "dragon",
-                 "terminal", "simple", "outside", "middle", "size", "kinds", "_text")
+                 "terminal", "simple", "outside", "middle", "size", "kinds", "order", "_text")
 
     def __init__(self, kind: str, first: int, tiles: tuple[int, ...], concealed: bool, declared: bool,
                  has_win: bool = False) -> None:
@@ -80,6 +80,8 @@ class Group:
         self.simple = all(TILES[k].simple for k in tiles)
         self.outside = any(TILES[k].outside for k in tiles)
         self.middle = TILES[first + 1] if kind == "chow" else t
+        # Sort key of sets (by first tile, a chow before a pung before a kong); -1 for other groups.
+        self.order = first * 3 + ("chow", "pung", "kong").index(kind) if kind in ("chow", "pung", "kong") else -1
 
     def __repr__(self) -> str:
         try:

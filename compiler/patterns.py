@@ -435,22 +435,30 @@ def _closed(part: str) -> bool:
 _WORK = re.compile(r"\b(sum|any|all|len|F_\w+)\(|\[")
 
 
+_MARKS = re.compile(r"[()'\"]")
+
+
 def _parenthesized(src: str) -> list[str]:
     """Every balanced ``( ... )`` of generated source that is an expression of its own:
     outside quoted text, and not the argument list of a call."""
     out = []
     stack: list[tuple[int, bool]] = []
     quote = None
-    for j, ch in enumerate(src):
+    for m in _MARKS.finditer(src):
+        j = m.start()
+        ch = src[j]
         if quote:
             if ch == quote:
                 quote = None
         elif ch in "'\"":
             quote = ch
         elif ch == "(":
-            before = src[:j].rstrip()[-1:]
+            k = j - 1
+            while k >= 0 and src[k] == " ":
+                k -= 1
+            before = src[k] if k >= 0 else ""
             stack.append((j, not (before.isalnum() or before in "_)]")))
-        elif ch == ")" and stack:
+        elif stack:
             start, standalone = stack.pop()
             if standalone:
                 out.append(src[start:j + 1])

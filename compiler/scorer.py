@@ -10,6 +10,7 @@ in file order, see compiler/arrangements.py) -> minimum and cap.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, TYPE_CHECKING
 
@@ -52,12 +53,12 @@ class Scorer:
 
     def check_tiles(self, hand: Hand) -> None:
         """Reject tiles the variant does not have, and more copies than it has."""
-        counts = hand.counts()
-        for k, n in enumerate(counts):
-            if n and k not in self.playable:
+        copies = self.copies
+        for k, n in Counter(hand.all_tiles).items():
+            if k not in self.playable:
                 raise HandError(f"tile {CODES[k]} is not part of this variant's tile set")
-            if n > self.copies[k]:
-                raise HandError(f"{n} copies of {CODES[k]}: this variant has {self.copies[k]}")
+            if n > copies[k]:
+                raise HandError(f"{n} copies of {CODES[k]}: this variant has {copies[k]}")
         if hand.flowers and not self.has_bonus:
             raise HandError("this variant has no flowers or seasons")
 
@@ -74,7 +75,7 @@ class Scorer:
         facts = HandContext.for_hand(hand, self.shapes)
         memo: dict[int, list] = {}  # hand-level pattern results, shared by the arrangements
         for arr in arrs:
-            ctx = facts.arranged(arr)
+            ctx = facts.arrange(arr)
             failed = next((reason for cond, reason in self.scoring.valid_when if not cond.fn(ctx)), None)
             if failed is not None:
                 rejected = failed
