@@ -10,6 +10,8 @@ Resolution of an arrangement, in this order (every step is configured by YAML):
 
 1. Patterns restricted to other shapes (``shapes``) are skipped. Conditions that read
    no arrangement name (see ``context.ARRANGEMENT_NAMES``) are evaluated once per hand.
+   The conditions of a table are compiled into one function per shape and one for the
+   hand (compiler/codegen.py).
 2. Limit patterns: if any holds, the first in table order is the whole result.
 3. Instances are taken in table order (one pattern's instances in the order its count
    found them). An instance is dropped when an accepted instance excluded it (see
@@ -40,16 +42,16 @@ patterns that win a tie (compiler/scorer.py).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any, Callable, Mapping, NamedTuple
 
+from .codegen import covers, generate_evaluator
 from .context import ARRANGEMENT_NAMES
-from .expressions import BASE_NAMESPACE, Compiled
+from .expressions import Compiled
 
-#: The principles a variant file may switch on in ``scoring.principles``.
-PRINCIPLES = ("account_once", "non_identical")
+#: The keys of ``scoring.principles``.
+PRINCIPLES = ("account_once", "non_identical", "prefer")
 
 
 @dataclass
@@ -205,7 +207,7 @@ class PatternTable:
                                               [e for e in entries if e[1].fallback])
             plan.skip = frozenset(i for i, p in enumerate(self.patterns)
                                   if self._hand_level[i] and not (p.shapes is None or shape in p.shapes))
-            plan.arrangement_fn = self._generate([e for e in plan.ordinary if not self._hand_level[e[0]]],
+            plan.arrangement_fn = generate_evaluator([e for e in plan.ordinary if not self._hand_level[e[0]]],
                                                  f"arrangement patterns of shape {shape}")
         return plan
 
@@ -224,81 +226,14 @@ class PatternTable:
             n = p.instances(ctx)
             return [[i, 0, n]] if n else []
         assert p.count is not None and p.count.matches is not None
-        return _covers(i, ctx, p.count.matches(ctx))
-
-    def _generate(self, entries: list[tuple[int, Pattern]], what: str) -> Callable[[Any], list[Instance]]:
-        """One Python function evaluating ``entries``, conditions inlined (see the module doc).
-
-        Each condition's generated source (compiler/expressions.py) is pasted into the
-        function, so a table costs one call instead of one per pattern. Combination
-        patterns choosing the same number of groups from the same list share one loop
-        over the choices. Instances come out grouped by pattern, each pattern's in the
-        order of its choices; the caller restores table order with a stable sort.
-        """
-        namespace: dict[str, Any] = dict(BASE_NAMESPACE)
-        namespace["COVER"] = _cover
-        namespace["POSITIONS"] = _positions
-        lines = ["def evaluate(c):", "    out = []"]
-        loops: dict[tuple[str, int], list[tuple[int, Pattern]]] = {}
-        for i, p in entries:
-            cond = p.condition
-            inline = set(cond.fn.__globals__) <= set(BASE_NAMESPACE)
-            if p.combination is not None:
-                assert cond.matches is not None and cond.domain is not None
-                if inline and cond.choice is not None:
-                    loops.setdefault((cond.domain, cond.arity), []).append((i, p))
-                    continue
-                namespace[f"M{i}"] = cond.matches
-                lines.append(f"    got = M{i}(c)")
-                lines.append("    if got[1]:")
-                lines.append(f"        out.extend(COVER({i}, got[1], POSITIONS(c.groups, got[0])))")
-                continue
-            src = cond.source if inline else f"F{i}(c)"
-            if not inline:
-                namespace[f"F{i}"] = cond.fn
-            if p.when is not None:
-                lines.append(f"    if {src}:")
-                lines.append(f"        out.append(({i}, 0, 1))")
-            else:
-                lines.append(f"    n = {src}")
-                lines.append("    if n > 0:")
-                lines.append(f"        out.append(({i}, 0, n))")
-        for (domain, k), group in loops.items():
-            idx = [f"i{j}" for j in range(k)]
-            choice = f"({', '.join(idx)},)"
-            lines.append(f"    G = {domain}")
-            lines.append("    n = len(G)")
-            lines.append(f"    if n >= {k}:")
-            for i, _ in group:
-                lines.append(f"        f{i} = []")
-            for j in range(k):
-                start = "0" if j == 0 else f"{idx[j - 1]} + 1"
-                lines.append("    " * (j + 2) + f"for {idx[j]} in range({start}, n):")
-                lines.append("    " * (j + 3) + f"g{j} = G[{idx[j]}]")
-            for i, p in group:
-                cond = p.condition.choice or ""
-                for j in range(k):
-                    cond = cond.replace(f"G[{idx[j]}]", f"g{j}")
-                lines.append("    " * (k + 2) + f"if {cond}:")
-                lines.append("    " * (k + 3) + f"f{i}.append({choice})")
-            lines.append("        if " + " or ".join(f"f{i}" for i, _ in group) + ":")
-            lines.append("            POS_ = POSITIONS(c.groups, G)")
-            for i, _ in group:
-                lines.append(f"            if f{i}:")
-                lines.append(f"                out.extend(COVER({i}, f{i}, POS_))")
-        lines.append("    return out")
-        lines = _hoist_common(lines)
-        code = compile("\n".join(lines), f"<{what}>", "exec")
-        scope: dict[str, Any] = {}
-        exec(code, namespace, scope)  # noqa: S102 - assembled from checked, generated sources
-        return scope["evaluate"]
+        return covers(i, ctx, p.count.matches(ctx))
 
     def _hand_found(self, ctx: Any, memo: dict[Any, Any] | None) -> list[Instance]:
         """The instances of the hand-level patterns (every shape), once per hand."""
         got = memo.get("hand") if memo is not None else None
         if got is None:
             if self._hand_fn is None:
-                self._hand_fn = self._generate(
+                self._hand_fn = generate_evaluator(
                     [(i, p) for i, p in enumerate(self.patterns)
                      if self._hand_level[i] and not p.limit and not p.fallback], "hand patterns")
             got = self._hand_fn(ctx)
@@ -421,108 +356,3 @@ class PatternTable:
 
 
 _FIRST = itemgetter(0)
-
-
-_UNSAFE = re.compile(r"\bG\[|\bD\(|\bP\(|\bi\d+\b")
-_VAR = re.compile(r"\bv\d+_\w+")
-_BINDS = re.compile(r"\bfor \(?((?:v\d+_\w+(?:, )?)+)\)? in\b")
-
-
-def _closed(part: str) -> bool:
-    """Whether every name bound by a quantifier that ``part`` uses is bound inside it."""
-    bound = {v for group in _BINDS.findall(part) for v in _VAR.findall(group)}
-    return set(_VAR.findall(part)) <= bound
-_WORK = re.compile(r"\b(sum|any|all|len|F_\w+)\(|\[")
-
-
-_MARKS = re.compile(r"[()'\"]")
-
-
-def _parenthesized(src: str) -> list[str]:
-    """Every balanced ``( ... )`` of generated source that is an expression of its own:
-    outside quoted text, and not the argument list of a call."""
-    out = []
-    stack: list[tuple[int, bool]] = []
-    quote = None
-    for m in _MARKS.finditer(src):
-        j = m.start()
-        ch = src[j]
-        if quote:
-            if ch == quote:
-                quote = None
-        elif ch in "'\"":
-            quote = ch
-        elif ch == "(":
-            k = j - 1
-            while k >= 0 and src[k] == " ":
-                k -= 1
-            before = src[k] if k >= 0 else ""
-            stack.append((j, not (before.isalnum() or before in "_)]")))
-        elif stack:
-            start, standalone = stack.pop()
-            if standalone:
-                out.append(src[start:j + 1])
-    return out
-
-
-def _hoist_common(lines: list[str]) -> list[str]:
-    """Compute once what several conditions of one generated function compute alike.
-
-    Definitions of a variant file are pasted into every condition that names them, so
-    one function may compute the same count several times. A parenthesized part that
-    occurs more than once, reads the context only (no bound name, no division or
-    power, which alone can fail), and does real work (a call or a loop) is computed
-    once at the top of the function. Conditions are pure, so computing it early
-    changes no result.
-    """
-    body = lines[2:]
-    hoisted: list[tuple[str, str]] = []
-    while True:
-        text = "\n".join(body + [expr for _, expr in hoisted])
-        counts: dict[str, int] = {}
-        for part in _parenthesized(text):
-            if "c." in part and not _UNSAFE.search(part) and _WORK.search(part) and _closed(part):
-                counts[part] = counts.get(part, 0) + 1
-        repeated = [part for part, n in counts.items() if n > 1 and text.count(part) > 1]
-        if not repeated:
-            break
-        part = max(repeated, key=len)
-        name = f"H{len(hoisted)}"
-        body = [line.replace(part, name) for line in body]
-        hoisted = [(n, e.replace(part, name)) for n, e in hoisted]
-        hoisted.append((name, part))
-    return lines[:2] + [f"    {name} = {expr}" for name, expr in reversed(hoisted)] + body
-
-
-def _covers(i: int, ctx: Any, got: tuple[list[Any], list[tuple[int, ...]]]) -> list[Instance]:
-    """Instances of combination pattern ``i`` from its chooser's answer: each with its cover."""
-    domain, chosen = got
-    return _cover(i, chosen, _positions(ctx.groups, domain)) if chosen else []
-
-
-def _cover(i: int, chosen: list[tuple[int, ...]], positions: list[int]) -> list[Instance]:
-    """One instance of pattern ``i`` per choice, covering the groups at ``positions``."""
-    out = []
-    for choice in chosen:
-        mask = 0
-        for j in choice:
-            q = positions[j]
-            if q >= 0:
-                mask |= 1 << q
-        out.append((i, mask, 1))
-    return out
-
-
-def _positions(groups: list[Any], domain: list[Any]) -> list[int]:
-    """Where each element of ``domain`` stands in ``groups`` (equal groups: in turn); -1 if absent."""
-    taken = 0
-    out = []
-    for d in domain:
-        for j, g in enumerate(groups):
-            if g is d and not (taken >> j) & 1:
-                taken |= 1 << j
-                out.append(j)
-                break
-        else:
-            out.append(-1)
-    return out
