@@ -142,3 +142,30 @@ def test_an_unknown_principle_is_reported() -> None:
     with pytest.raises(VariantError) as err:
         toy("  principles: {account_twice: true}\n")
     assert "account_twice" in str(err.value)
+
+
+def test_shared_definitions_are_computed_once_but_never_where_they_could_fail() -> None:
+    # Both patterns use the definitions; the division is only safe behind its guard, so it
+    # must not be computed ahead of the guard for a hand without chows.
+    defs = """
+  definitions:
+    chow_count: "count(s in chows: true)"
+    share: "12 // chow_count"
+"""
+    patterns = """
+  patterns:
+    - id: many
+      name: Many chows
+      description: At least three chows, and a share above three.
+      value: 1
+      when: "chow_count >= 3 and share <= 4"
+    - id: few
+      name: Few chows
+      description: One or two chows, and a share of six or more.
+      value: 1
+      when: "chow_count > 0 and chow_count < 3 and share >= 6"
+"""
+    variant = toy(defs, patterns)
+    assert fans(variant, "111m 222p 333s 444z 5z +5z") == {}
+    assert fans(variant, "123m 456m 789m 11p 22z +2z") == {"many": 1}
+    assert fans(variant, "123m 222p 333s 11p 22z +2z") == {"few": 1}
