@@ -41,7 +41,7 @@ def generate_evaluator(entries: list[tuple[int, Any]], what: str) -> Callable[[A
     loops: dict[tuple[str, int], list[tuple[int, Any]]] = {}
     for i, p in entries:
         cond = p.condition
-        inline = set(cond.fn.__globals__) <= set(BASE_NAMESPACE)
+        inline = not cond.consts  # its source needs nothing beyond the shared namespace
         if p.combination is not None:
             assert cond.matches is not None and cond.domain is not None
             if inline and cond.choice is not None:

@@ -1,10 +1,14 @@
 """Groups of tiles inside an arrangement (sets, pairs, knitted runs, single tiles).
 
 Every property a pattern condition may ask of a group is computed once, when the
-group is built, so compiled conditions read plain attributes.
+group is built, so compiled conditions read plain attributes. Tiles and groups are
+immutable and shared: one Tile per kind (equal means identical), one Group per
+distinct (kind, first tile, concealed, declared, holds the winning tile).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from .tiles import CODES, is_dragon, is_honor, is_terminal, is_wind, rank_of, suit_of
 
@@ -39,9 +43,16 @@ class Tile:
     def __repr__(self) -> str:
         return self.code
 
+    def __reduce__(self) -> tuple[Any, tuple[int]]:
+        return (_tile, (self.kind,))  # unpickled, a tile is the one shared object of its kind
+
 
 #: One shared object per kind: conditions compare tiles by identity-equal kinds.
 TILES: tuple[Tile, ...] = tuple(Tile(k) for k in range(42))
+
+
+def _tile(kind: int) -> Tile:
+    return TILES[kind]
 
 
 class Group:

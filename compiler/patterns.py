@@ -79,7 +79,7 @@ class Pattern:
 
     def problem(self) -> str | None:
         """Why this pattern cannot be evaluated as declared, or None."""
-        if self.combination is not None and (self.count is None or self.count.matches is None):
+        if self.combination is not None and (self.count is None or self.count.domain is None):
             return ("a combination pattern counts choices of groups: expected "
                     "count: \"count(a, b in chows: ...)\" over a list of sets")
         return None
