@@ -173,6 +173,7 @@ class PatternTable:
         self._excl = [tuple(pos[x] for x in p.excludes if x in pos) for p in patterns]
         self._repl = [tuple((pos[x], k) for x, k in p.replaces.items() if x in pos) for p in patterns]
         self._combination = [p.combination for p in patterns]
+        self._toward_minimum = [p.toward_minimum for p in patterns]
         self._plans: dict[str, _Plan] = {}
         self._hand_fn: Callable[[Any], list[Instance]] | None = None
 
@@ -260,14 +261,20 @@ class PatternTable:
             found = found + more
             found.sort(key=_FIRST)
         accepted = self._resolve(found) if found else []
-        patterns = self.patterns
-        if plan.fallbacks and not any(n and patterns[i].toward_minimum for i, _, n in accepted):
-            for i, p in plan.fallbacks:
-                accepted.extend(self._found(i, p, ctx, memo))
         counts: dict[int, int] = {}
         for i, _, n in accepted:
             if n > 0:
                 counts[i] = counts.get(i, 0) + n
+        patterns = self.patterns
+        if plan.fallbacks:
+            toward = self._toward_minimum
+            for i in counts:
+                if toward[i]:
+                    break
+            else:
+                for i, p in plan.fallbacks:
+                    for j, _, n in self._found(i, p, ctx, memo):
+                        counts[j] = counts.get(j, 0) + n
         fans = []
         total = minimum_points = 0
         for i in sorted(counts):
@@ -329,27 +336,32 @@ class PatternTable:
                     for r in rest:
                         parent[r] = first
             accepted.append([i, mask, n])
+            # Instances are in table order: only a pattern listed earlier (q < i) can
+            # already have accepted instances to take back.
             for q in excl[i]:
                 if mask and combination[q] is not None:
                     dead_within.setdefault(q, []).append(mask)
-                    for other in accepted:
-                        if other[0] == q and other[1] and other[1] & ~mask == 0:
-                            other[2] = 0
+                    if q < i:
+                        for other in accepted:
+                            if other[0] == q and other[1] and other[1] & ~mask == 0:
+                                other[2] = 0
                 else:
                     dead.add(q)
-                    for other in accepted:
-                        if other[0] == q:
-                            other[2] = 0
+                    if q < i:
+                        for other in accepted:
+                            if other[0] == q:
+                                other[2] = 0
             for q, k in repl[i]:
                 left = k * n
-                mine = [o for o in accepted if o[0] == q and o[2] > 0]
-                mine.sort(key=lambda o: 0 if mask and o[1] and o[1] & ~mask == 0 else 1)
-                for other in mine:
-                    take = min(left, other[2])
-                    other[2] -= take
-                    left -= take
-                    if not left:
-                        break
+                if q < i:
+                    mine = [o for o in accepted if o[0] == q and o[2] > 0]
+                    mine.sort(key=lambda o: 0 if mask and o[1] and o[1] & ~mask == 0 else 1)
+                    for other in mine:
+                        take = min(left, other[2])
+                        other[2] -= take
+                        left -= take
+                        if not left:
+                            break
                 if left:
                     debt[q] = debt.get(q, 0) + left
         return accepted
