@@ -26,7 +26,7 @@ from itertools import permutations, product
 from operator import attrgetter
 from typing import Iterable, Iterator, Sequence
 
-from .groups import Group, group_tiles, make_group
+from .groups import Group, make_group
 from .hand import Hand
 
 #: Engine shape kinds, configured by ``scoring.shapes`` in a variant file.
@@ -84,10 +84,17 @@ class Arrangement:
             sets = sorted((g for g in groups if g.kind in _SET_ORDER), key=_BY_ORDER)
         self.sets = sets
         self.pairs = [g for g in groups if g.pair] if pairs is None else pairs
-        self.chows = [g for g in sets if g.chow]
-        self.pungs = [g for g in sets if g.pung]
-        self.kongs = [g for g in sets if g.kong]
-        self.knitted = [g for g in groups if g.knitted]
+        self.chows = chows = []
+        self.pungs = pungs = []
+        self.kongs = kongs = []
+        for g in sets:
+            if g.chow:
+                chows.append(g)
+            else:
+                pungs.append(g)
+                if g.kong:
+                    kongs.append(g)
+        self.knitted = [g for g in groups if g.knitted] if shape_kind.startswith("knitted") else []
 
     def describe(self) -> str:
         return " ".join(repr(g) for g in self.groups)
@@ -267,7 +274,15 @@ def _place_win(shape: ShapeSpec, raw: Sequence[tuple[str, int]], hand: Hand, dec
     places: list[tuple[int, int, str]] = []
     seen: set[tuple[str, int]] = set()
     for idx, (kind, first) in enumerate(raw):
-        if (kind, first) in seen or win not in group_tiles(kind, first):
+        if kind == "chow":
+            if not first <= win <= first + 2:
+                continue
+        elif kind == "knitted":
+            if win not in (first, first + 3, first + 6):
+                continue
+        elif win != first:
+            continue
+        if (kind, first) in seen:
             continue
         seen.add((kind, first))
         wait = fixed_wait if fixed_wait is not None else _wait_of(kind, first, win)
