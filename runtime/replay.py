@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
-from compiler import VariantError, load_variant
+from compiler import VariantError, load_variant, shipped_variants
 
 from .actions import Action, ActionError, Decision, IllegalAction
 from .controllers import DrawnTileAutoplay
@@ -44,7 +44,7 @@ def load_scenario(obj: Any) -> tuple[Deal, list[_Script]]:
         raise ScenarioError("a scenario is a JSON object with 'variant', 'wall' or 'seed', and 'actions'")
     name = obj.get("variant")
     if not isinstance(name, str):
-        raise ScenarioError("'variant' is required: a shipped variant name (hk, mcr, sichuan) or a path")
+        raise ScenarioError(f"'variant' is required: a shipped variant name ({', '.join(shipped_variants())}) or a path")
     try:
         variant = load_variant(name)
     except VariantError as exc:

@@ -41,7 +41,7 @@ def validate(variant: Any, wall: Sequence[int], dealer: int, events: Sequence[di
     rivers: list[list[int]] = [[] for _ in range(n)]
     flowers: list[list[int]] = [[] for _ in range(n)]
     paid = [0] * n
-    last_discard: tuple[int, int] | None = None
+    pending_discard: tuple[int, int] | None = None
     won = [False] * n
     missing: list[str | None] = [None] * n
     ended = False
@@ -92,10 +92,10 @@ def validate(variant: Any, wall: Sequence[int], dealer: int, events: Sequence[di
                 fail(i, f"seat {seat} discards holding {len(hands[seat])} tiles with {len(melds[seat])} sets")
             hands[seat].remove(tid)
             rivers[seat].append(tid)
-            last_discard = (seat, tid)
+            pending_discard = (seat, tid)
         elif t in ("chow", "pung") or (t == "kong" and ev.get("kong") == "exposed"):
             src, claimed, ids = ev.get("from"), ev.get("claimed"), list(ev["ids"])
-            if last_discard != (src, claimed) or claimed not in rivers[src]:
+            if pending_discard != (src, claimed) or claimed not in rivers[src]:
                 fail(i, f"tile {claimed} is not the last discard of seat {src}")
                 continue
             if t == "chow" and seat != (src + 1) % n:
@@ -110,7 +110,7 @@ def validate(variant: Any, wall: Sequence[int], dealer: int, events: Sequence[di
             for x in own:
                 hands[seat].remove(x)
             melds[seat].append((t, ids, False))
-            last_discard = None
+            pending_discard = None
         elif t == "kong":
             ids = list(ev["ids"])
             if ev.get("kong") == "concealed":
