@@ -15,11 +15,12 @@ import sys
 COMMANDS = ("check", "score", "replay", "simulate", "play", "rules", "serve")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser; with ``only``, just that command's module is imported (a faster start)."""
     parser = argparse.ArgumentParser(prog="cardavia", description="Chinese mahjong variants as data.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for name in COMMANDS:
+    for name in COMMANDS if only is None else (only,):
         try:
             module = importlib.import_module(f"cardavia.commands.{name}")
         except ModuleNotFoundError as exc:
@@ -31,7 +32,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    only = argv[0] if argv and argv[0] in COMMANDS else None
+    parser = build_parser(only)
     args = parser.parse_args(argv)
     try:
         return int(args.func(args) or 0)
