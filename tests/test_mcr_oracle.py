@@ -16,7 +16,10 @@ import pytest
 
 from compiler import HandError, from_json, load_variant, parse_notation
 
-ORACLE = Path(__file__).resolve().parent.parent.parent / "shared" / "oracles" / "mcr-sample.jsonl"
+# The shared oracle when the checkout sits beside shared/ (as in CI); otherwise the copy
+# shipped with the tests, so the comparison never silently skips.
+_SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "oracles" / "mcr-sample.jsonl"
+ORACLE = _SHARED if _SHARED.exists() else Path(__file__).resolve().parent / "data" / "mcr-sample.jsonl"
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +47,6 @@ def _agrees(expect: dict[str, Any], got: dict[str, Any]) -> bool:
 
 # ------------------------------------------------------------------ the oracle file
 
-@pytest.mark.skipif(not ORACLE.exists(), reason="the oracle file is not present next to the checkout")
 def test_the_oracle_file_agrees(mcr: Any) -> None:
     records = [json.loads(line) for line in ORACLE.read_text(encoding="utf-8").splitlines() if line.strip()]
     assert len(records) >= 3000
@@ -59,7 +61,6 @@ def test_the_oracle_file_agrees(mcr: Any) -> None:
     assert disagreements == []
 
 
-@pytest.mark.skipif(not ORACLE.exists(), reason="the oracle file is not present next to the checkout")
 def test_the_oracle_file_covers_every_fan(mcr: Any) -> None:
     seen = set()
     for line in ORACLE.read_text(encoding="utf-8").splitlines():
