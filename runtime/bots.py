@@ -16,13 +16,14 @@ from compiler.arrangements import ShapeSpec
 from compiler.tiles import SUITS
 
 from .actions import Action, Decision
-from .shanten import combine, evaluate, merge, pairs_shanten, suit_table, tables, unique_shanten
+from .shanten import (_EVAL_IDS, _KEY_TABLE, SUIT_OF, WEIGHT, eval_ids, pairs_shanten, rest_ids, standard_shanten_keys,
+                      suit_keys, table_of, unique_shanten)
 
 KINDS = ("baseline", "random", "ai", "ai:easy", "ai:strong")
 
 
 class Evaluator:
-    """Shanten of a hand over the variant's shapes, with the per-suit tables reused."""
+    """Shanten of a hand over the variant's shapes, from the suit-key tables of :mod:`runtime.shanten`."""
 
     def __init__(self, shapes: Sequence[ShapeSpec]) -> None:
         self.standard = [s.sets for s in shapes if s.kind == "sets_and_pair"]
@@ -38,41 +39,51 @@ class Evaluator:
                 best = min(best, unique_shanten(counts, tiles))
         return best
 
-    def shanten(self, counts: Sequence[int], melds: int) -> int:
+    def shanten(self, counts: Sequence[int], melds: int, keys: Sequence[int] | None = None) -> int:
         best = self._special(counts, melds)
         if self.standard:
-            tabs = tables(counts)
+            if keys is None:
+                keys = suit_keys(counts)
             for sets in self.standard:
-                best = min(best, combine(tabs, sets - melds))
+                value = standard_shanten_keys(keys, sets - melds)
+                if value < best:
+                    best = value
         return best
 
-    def discards(self, counts: list[int], melds: int, kinds: Sequence[int]) -> dict[int, int]:
+    def discards(self, counts: list[int], melds: int, kinds: Sequence[int],
+                 keys: Sequence[int] | None = None) -> dict[int, int]:
         """Shanten after discarding one tile of each kind in ``kinds``.
 
-        Standard shapes first, looking up again only the suit a discard changes; the special
-        shapes only when their bound (a discard never lowers their shanten below the value for
-        the whole hand) could still beat the best standard result.
+        Standard shapes first, looking up again only the suit a discard changes (its key less
+        the kind's weight) against the merged table of the other suits; the special shapes only
+        when their bound (a discard never lowers their shanten below the value for the whole
+        hand) could still beat the best standard result.
         """
         out = {k: 99 for k in kinds}
         if self.standard:
-            tabs = tables(counts)
-            rests: dict[int, Any] = {}
+            if keys is None:
+                keys = suit_keys(counts)
+            get = _KEY_TABLE.get
+            tabs = [get(key) for key in keys]
+            for i, t in enumerate(tabs):
+                if t is None:
+                    tabs[i] = table_of(keys[i])
+            rests = rest_ids(tabs)  # type: ignore[arg-type]
+            needs = [sets - melds for sets in self.standard]
+            one = needs[0] if len(needs) == 1 else None
+            evals = _EVAL_IDS
             for k in kinds:
-                counts[k] -= 1
-                suit = k // 9 if k < 27 else 3
-                rest = rests.get(suit)
-                if rest is None:
-                    others = [tabs[i] for i in range(4) if i != suit]
-                    rest = rests[suit] = merge(merge(others[0], others[1]), others[2])
-                lo = suit * 9
-                new = suit_table(tuple(counts[lo:lo + (7 if suit == 3 else 9)]), suit == 3)
-                best = 99
-                for sets in self.standard:
-                    value = evaluate(rest, new, sets - melds)
-                    if value < best:
-                        best = value
-                out[k] = best
-                counts[k] += 1
+                suit = SUIT_OF[k]
+                new_key = keys[suit] - WEIGHT[k]
+                new = get(new_key)
+                if new is None:
+                    new = table_of(new_key)
+                rest = rests[suit]
+                if one is not None:
+                    value = evals.get((rest << 16 | new) << 3 | one)
+                    out[k] = value if value is not None else eval_ids(rest, new, one)
+                else:
+                    out[k] = min(eval_ids(rest, new, need) for need in needs)
         if melds or not (self.pairs or self.unique) or min(self._special(counts, 0), 99) > min(out.values()):
             return out
         kinds_held = sum(1 for c in counts if c)
@@ -137,8 +148,9 @@ class BaselineBot:
             return self._claim(deal, decision)
         return Action("pass")
 
-    def _best_discard(self, ev: Evaluator, counts: list[int], melds: int, kinds: Sequence[int]) -> tuple[int, int]:
-        scores = ev.discards(counts, melds, kinds)
+    def _best_discard(self, ev: Evaluator, counts: list[int], melds: int, kinds: Sequence[int],
+                      keys: Sequence[int] | None = None) -> tuple[int, int]:
+        scores = ev.discards(counts, melds, kinds, keys)
         best = min(scores.values())
         tied = [k for k in kinds if scores[k] == best]
         if len(tied) > 1:
@@ -152,7 +164,8 @@ class BaselineBot:
         counts = deal.counts[seat]
         melds = len(deal.melds[seat])
         kinds = [o.tile for o in decision.options if o.do == "discard"]
-        best, kind = self._best_discard(ev, counts, melds, kinds)  # type: ignore[arg-type]
+        keys = deal.keys[seat] if hasattr(deal, "keys") else None
+        best, kind = self._best_discard(ev, counts, melds, kinds, keys)  # type: ignore[arg-type]
         for o in decision.options:
             if o.do != "kong":
                 continue
@@ -180,7 +193,7 @@ class BaselineBot:
         melds = len(deal.melds[seat])
         kind = decision.tile
         assert kind is not None
-        now = ev.shanten(counts, melds)
+        now = ev.shanten(counts, melds, deal.keys[seat] if hasattr(deal, "keys") else None)
         choice = Action("pass")
         for o in decision.options:
             if o.do in ("pung", "kong"):

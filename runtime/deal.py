@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
+from compiler import arrangements as _arrangements
 from compiler.arrangements import completes
 from compiler.hand import Hand, HandError, Meld
 from compiler.scorer import ScoreResult
@@ -25,7 +26,7 @@ from compiler.tiles import CODES, SUITS
 
 from .actions import Action, Decision, IllegalAction
 from .payments import (Payment, PlayerFacts, deltas, exhausted_payments, kong_payments, win_payments)
-from .shanten import FAST_SHAPES, shanten, winning_kinds
+from .shanten import EMPTY_KEYS, SUIT_OF, WEIGHT, standard_waits_keys
 
 _WINNER_WORDS = {1: "one_won", 2: "two_won", 3: "three_won"}
 
@@ -81,6 +82,21 @@ class _Claim:
     meld: MeldRec | None = None
 
 
+def _brute_waits(shape: Any, counts: list[int], melds: int, present: list[int]) -> list[int]:
+    out = []
+    for k in range(34):
+        if counts[k] < 4:
+            counts[k] += 1
+            if completes(counts, melds, (shape,)):
+                out.append(k)
+            counts[k] -= 1
+    return out
+
+
+#: The waits of a special shape from its definition (the compiler's), else one trial per kind.
+_shape_waits = getattr(_arrangements, "_special_waits", None) or _brute_waits
+
+
 class Deal:
     """The state of one deal; see the module docstring for the phases."""
 
@@ -130,11 +146,14 @@ class Deal:
         self._turn_decision: Decision | None = None
         self._turn_win: _Win | None = None
         self._ms_order: list[int] = []
-        # Kinds that would complete each seat's hand (None: not computed since the hand changed),
-        # from the shanten tables when every shape of the variant is one they cover.
-        self._fast_shapes = tuple(shape for shape in self.shapes if shape.kind in FAST_SHAPES)
-        self._other_shapes = tuple(shape for shape in self.shapes if shape.kind not in FAST_SHAPES)
-        self._waits: list[frozenset[int] | None] = [None] * self.n
+        # Each seat's four suit keys (base-5 counts per suit, see runtime.shanten), kept up to date
+        # with ``counts``; the kinds that would complete a seat's hand, cached for the hand they
+        # were computed for: (keys and number of sets) -> kinds.
+        self.keys: list[list[int]] = [list(EMPTY_KEYS) for _ in range(self.n)]
+        self._standard_sets = tuple(shape.sets for shape in self.shapes if shape.kind == "sets_and_pair")
+        self._special_shapes = tuple(shape for shape in self.shapes if shape.kind != "sets_and_pair")
+        self._playable_set = frozenset(self.playable)
+        self._waits: list[tuple[tuple[int, ...], frozenset[int]] | None] = [None] * self.n
         self._start()
 
     # ------------------------------------------------------------------ queries
@@ -244,44 +263,59 @@ class Deal:
         return self.wall[self.front - 1]
 
     def _add(self, seat: int, tid: int) -> None:
+        kind = self.kinds[tid]
         self.hands[seat].append(tid)
-        self.counts[seat][self.kinds[tid]] += 1
-        self._waits[seat] = None
+        self.counts[seat][kind] += 1
+        self.keys[seat][SUIT_OF[kind]] += WEIGHT[kind]
 
     def _remove(self, seat: int, tid: int) -> None:
+        kind = self.kinds[tid]
         self.hands[seat].remove(tid)
-        self.counts[seat][self.kinds[tid]] -= 1
-        self._waits[seat] = None
+        self.counts[seat][kind] -= 1
+        self.keys[seat][SUIT_OF[kind]] -= WEIGHT[kind]
+
+    def waits(self, seat: int) -> frozenset[int]:
+        """The kinds that would complete the seat's hand as it is (a hand waiting for a tile).
+
+        Cached for the hand it was computed for (its suit keys and number of sets): a seat's
+        waits are worked out once per change of its hand, standard shapes from the suit-key
+        tables, special shapes from their definitions (``compiler.arrangements``).
+        """
+        keys = self.keys[seat]
+        melds = len(self.melds[seat])
+        state = (keys[0], keys[1], keys[2], keys[3], melds)
+        hit = self._waits[seat]
+        if hit is not None and hit[0] == state:
+            return hit[1]
+        found: set[int] = set()
+        for sets in self._standard_sets:
+            if sets >= melds:
+                found.update(standard_waits_keys(keys, sets - melds))
+        if self._special_shapes:
+            counts = self.counts[seat]
+            present = [k for k in range(34) if counts[k]]
+            for shape in self._special_shapes:
+                found.update(_shape_waits(shape, counts, melds, present))
+        waits = frozenset(found) & self._playable_set
+        self._waits[seat] = (state, waits)
+        return waits
 
     def _completes(self, seat: int, kind: int | None) -> bool:
-        """Whether the seat's hand (plus ``kind`` when given) is a winning shape.
-
-        Shapes the shanten tables cover are answered from them (a seat's waits are computed
-        once per change of its hand, and only when it is ready); other shapes ask the compiler.
-        """
-        counts = self.counts[seat]
-        melds = len(self.melds[seat])
-        if kind is None:
-            if self._fast_shapes and shanten(counts, melds, self._fast_shapes) == -1:
-                return True
-        elif self._fast_shapes:
-            waits = self._waits[seat]
-            if waits is None:
-                waits = frozenset()
-                if shanten(counts, melds, self._fast_shapes) == 0:
-                    waits = frozenset(winning_kinds(counts, melds, self._fast_shapes, self.playable))
-                self._waits[seat] = waits
-            if kind in waits:
-                return True
-        if not self._other_shapes:
-            return False
+        """Whether the seat's hand plus ``kind`` (or, when None, the hand holding its drawn tile) wins."""
         if kind is not None:
-            counts[kind] += 1
+            return kind in self.waits(seat)
+        assert self.drawn is not None
+        kind = self.kinds[self.drawn]
+        counts = self.counts[seat]
+        keys = self.keys[seat]
+        suit = SUIT_OF[kind]
+        counts[kind] -= 1
+        keys[suit] -= WEIGHT[kind]
         try:
-            return completes(counts, melds, self._other_shapes)
+            return kind in self.waits(seat)
         finally:
-            if kind is not None:
-                counts[kind] -= 1
+            counts[kind] += 1
+            keys[suit] += WEIGHT[kind]
 
     def _ids_of(self, seat: int, kind: int, n: int) -> list[int]:
         ids = sorted(t for t in self.hands[seat] if self.kinds[t] == kind)
@@ -319,8 +353,10 @@ class Deal:
         for seat in seats:
             hand = self.hands[seat]
             for tid in hand:
-                if self.kinds[tid] < 34:
-                    self.counts[seat][self.kinds[tid]] += 1
+                kind = self.kinds[tid]
+                if kind < 34:
+                    self.counts[seat][kind] += 1
+                    self.keys[seat][SUIT_OF[kind]] += WEIGHT[kind]
             for tid in [t for t in hand if self.kinds[t] >= 34]:
                 hand.remove(tid)
                 self.flowers[seat].append(tid)

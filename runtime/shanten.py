@@ -137,18 +137,13 @@ def evaluate(a: tuple[_Split, ...], b: tuple[_Split, ...], sets: int) -> int:
     return 2 * sets - best
 
 
-def tables(counts: Sequence[int]) -> list[tuple[_Split, ...]]:
-    return [suit_table(tuple(counts[0:9]), False), suit_table(tuple(counts[9:18]), False),
-            suit_table(tuple(counts[18:27]), False), suit_table(tuple(counts[27:34]), True)]
-
-
 def combine(tabs: Sequence[tuple[_Split, ...]], sets: int) -> int:
     """Standard shanten from one split table per suit, needing ``sets`` sets and a pair."""
     return evaluate(merge(merge(tabs[0], tabs[1]), tabs[2]), tabs[3], sets)
 
 
 def standard_shanten(counts: Sequence[int], sets: int) -> int:
-    return combine(tables(counts), sets)
+    return standard_shanten_keys(suit_keys(counts), sets)
 
 
 def pairs_shanten(counts: Sequence[int], sets: int, quads_as_two: bool) -> int:
@@ -191,58 +186,169 @@ def _suit_of(kind: int) -> int:
     return kind // 9 if kind < 27 else 3
 
 
-def _slice(counts: Sequence[int], suit: int) -> tuple[tuple[int, ...], bool]:
-    lo = suit * 9
-    return tuple(counts[lo:lo + (7 if suit == 3 else 9)]), suit == 3
+# ---------------------------------------------------------------------------------------------
+# Table-driven lookups keyed by per-suit count indices.
+#
+# A suit's nine counts (seven for honors) are one base-5 integer, its *key*; adding or removing
+# a tile of kind k adds or subtracts ``WEIGHT[k]``, so a seat keeps its four keys up to date on
+# every draw and discard. Honor keys carry ``HONOR_BASE`` so one dictionary holds every suit.
+# Each key maps (once, then from a dictionary) to the small integer id of its interned split
+# table; merges and evaluations of table ids are cached under integer keys.
+
+HONOR_BASE = 5 ** 9
+#: The value a kind adds to its suit's key.
+WEIGHT: tuple[int, ...] = tuple(5 ** (k % 9) if k < 27 else 5 ** (k - 27) for k in range(34))
+#: The suit (0-2 suited, 3 honors) of each kind.
+SUIT_OF: tuple[int, ...] = tuple(k // 9 if k < 27 else 3 for k in range(34))
+#: The keys of a hand holding nothing.
+EMPTY_KEYS: tuple[int, int, int, int] = (0, 0, 0, HONOR_BASE)
+
+_TABLES: list[tuple[_Split, ...]] = []  # id -> interned split table
+_TABLE_IDS: dict[tuple[_Split, ...], int] = {}  # split table -> id
+_KEY_TABLE: dict[int, int] = {}  # suit key -> id
+_MERGE_IDS: dict[int, int] = {}  # (a << 16 | b) -> id
+_EVAL_IDS: dict[int, int] = {}  # ((a << 16 | b) << 3 | sets) -> shanten
+_WAITS_IDS: dict[int, tuple[int, ...]] = {}  # ((rest << 32 | key) << 3 | need) -> offsets
 
 
-_SUIT_WAITS: dict[tuple[int, tuple[int, ...], int], tuple[int, ...]] = {}
+def suit_keys(counts: Sequence[int]) -> list[int]:
+    """The four suit keys of 34 counts."""
+    keys = [0, 0, 0, HONOR_BASE]
+    for k in range(34):
+        c = counts[k]
+        if c:
+            keys[SUIT_OF[k]] += c * WEIGHT[k]
+    return keys
 
 
-def _suit_waits(rest: tuple[_Split, ...], own: tuple[int, ...], honors: bool, need: int) -> tuple[int, ...]:
-    """Offsets in one suit whose tile completes the hand (``rest``: the other suits' table)."""
-    key = (id(rest), own, need)
-    hit = _SUIT_WAITS.get(key)
+def decode_key(key: int) -> tuple[tuple[int, ...], bool]:
+    """A suit key back to its counts, and whether it is the honors suit."""
+    honors = key >= HONOR_BASE
+    if honors:
+        key -= HONOR_BASE
+    out = []
+    for _ in range(7 if honors else 9):
+        key, c = divmod(key, 5)
+        out.append(c)
+    return tuple(out), honors
+
+
+def _table_id(table: tuple[_Split, ...]) -> int:
+    tid = _TABLE_IDS.get(table)
+    if tid is None:
+        tid = _TABLE_IDS[table] = len(_TABLES)
+        _TABLES.append(table)
+    return tid
+
+
+def table_of(key: int) -> int:
+    """The split-table id of one suit key."""
+    tid = _KEY_TABLE.get(key)
+    if tid is None:
+        counts, honors = decode_key(key)
+        tid = _KEY_TABLE[key] = _table_id(suit_table(counts, honors))
+    return tid
+
+
+def merge_ids(a: int, b: int) -> int:
+    """:func:`merge` on table ids."""
+    key = a << 16 | b
+    hit = _MERGE_IDS.get(key)
+    if hit is None:
+        hit = _MERGE_IDS[key] = _table_id(merge(_TABLES[a], _TABLES[b]))
+    return hit
+
+
+def eval_ids(a: int, b: int, sets: int) -> int:
+    """:func:`evaluate` on table ids: the standard shanten of the two tables together."""
+    key = (a << 16 | b) << 3 | sets
+    hit = _EVAL_IDS.get(key)
+    if hit is None:
+        hit = _EVAL_IDS[key] = evaluate(_TABLES[a], _TABLES[b], sets)
+    return hit
+
+
+def standard_shanten_keys(keys: Sequence[int], sets: int) -> int:
+    """Standard shanten (``sets`` sets and a pair) of a hand given by its four suit keys."""
+    get = _KEY_TABLE.get
+    t0 = get(keys[0])
+    if t0 is None:
+        t0 = table_of(keys[0])
+    t1 = get(keys[1])
+    if t1 is None:
+        t1 = table_of(keys[1])
+    t2 = get(keys[2])
+    if t2 is None:
+        t2 = table_of(keys[2])
+    t3 = get(keys[3])
+    if t3 is None:
+        t3 = table_of(keys[3])
+    return eval_ids(merge_ids(merge_ids(t0, t1), t2), t3, sets)
+
+
+def rest_ids(tabs: Sequence[int]) -> list[int]:
+    """For each suit, the merged table id of the three other suits."""
+    m01 = merge_ids(tabs[0], tabs[1])
+    return [merge_ids(merge_ids(tabs[1], tabs[2]), tabs[3]), merge_ids(merge_ids(tabs[0], tabs[2]), tabs[3]),
+            merge_ids(m01, tabs[3]), merge_ids(m01, tabs[2])]
+
+
+def suit_waits_ids(rest: int, key: int, need: int) -> tuple[int, ...]:
+    """Offsets in the suit of ``key`` whose tile completes the hand (``rest``: the other suits' table id)."""
+    ck = (rest << 32 | key) << 3 | need
+    hit = _WAITS_IDS.get(ck)
     if hit is not None:
         return hit
-    size = len(own)
+    counts, honors = decode_key(key)
     reach = 0 if honors else 2
-    work = list(own)
     out = []
-    for o in range(size):
-        if not any(own[max(0, o - reach):o + reach + 1]):
+    for o in range(len(counts)):
+        if not any(counts[max(0, o - reach):o + reach + 1]) or counts[o] >= 4:
             continue
-        work[o] += 1
-        if evaluate(rest, suit_table(tuple(work), honors), need) == -1:
+        w = 5 ** o
+        if eval_ids(rest, table_of(key + w), need) == -1:
             out.append(o)
-        work[o] -= 1
-    if len(_SUIT_WAITS) > 200_000:
-        _SUIT_WAITS.clear()
-    hit = _SUIT_WAITS[key] = tuple(out)
+    if len(_WAITS_IDS) > 500_000:
+        _WAITS_IDS.clear()
+    hit = _WAITS_IDS[ck] = tuple(out)
     return hit
+
+
+def standard_waits_keys(keys: Sequence[int], need: int) -> list[int]:
+    """Kinds completing a hand (given by suit keys) into ``need`` sets and a pair; empty unless ready."""
+    tabs = [table_of(k) for k in keys]
+    if eval_ids(merge_ids(merge_ids(tabs[0], tabs[1]), tabs[2]), tabs[3], need) != 0:
+        return []
+    out: list[int] = []
+    rests = rest_ids(tabs)
+    for s in range(4):
+        key = keys[s]
+        if key == EMPTY_KEYS[s]:
+            continue  # one tile of a suit the hand does not hold is an isolated single
+        lo = s * 9
+        out.extend(lo + o for o in suit_waits_ids(rests[s], key, need))
+    return out
+
+
+def tables(counts: Sequence[int]) -> list[tuple[_Split, ...]]:
+    return [_TABLES[table_of(k)] for k in suit_keys(counts)]
 
 
 def winning_kinds(counts: list[int], melds: int, shapes: Sequence[ShapeSpec], playable: Iterable[int]) -> set[int]:
     """Kinds among ``playable`` that complete ``counts`` (a ready hand), for the shapes of :data:`FAST_SHAPES`.
 
-    Only plausible kinds are tried (held kinds and suited neighbours within two), one suit at
-    a time against the other suits' combined table; per-suit answers are cached.
+    Standard shapes come from the suit-key tables (one suit at a time against the other
+    suits' merged table, cached); pairs and unique-plus-pair shapes try the held kinds.
     """
     allowed = set(playable)
     held = [k for k in range(34) if counts[k]]
     found: set[int] = set()
+    keys = None
     for shape in shapes:
         if shape.kind == "sets_and_pair":
-            need = shape.sets - melds
-            tabs = tables(counts)
-            for suit in range(4):
-                lo = suit * 9
-                own = tuple(counts[lo:lo + (7 if suit == 3 else 9)])
-                if not any(own):
-                    continue
-                others = [tabs[i] for i in range(4) if i != suit]
-                rest = merge(merge(others[0], others[1]), others[2])
-                found.update(lo + o for o in _suit_waits(rest, own, suit == 3, need) if lo + o in allowed)
+            if keys is None:
+                keys = suit_keys(counts)
+            found.update(k for k in standard_waits_keys(keys, shape.sets - melds) if k in allowed)
         elif melds:
             continue
         elif shape.kind == "pairs":

@@ -18,7 +18,7 @@ from runtime.actions import Action, IllegalAction
 from runtime.bots import BaselineBot, RandomBot
 from runtime.deal import Deal
 from runtime.replay import replay
-from runtime.shanten import shanten, winning_kinds
+from runtime.shanten import shanten, suit_keys, winning_kinds
 from runtime.validator import validate
 from runtime.wall import shuffled_wall
 
@@ -114,7 +114,7 @@ def test_shanten_tables_agree_with_the_compiler_on_complete_and_ready_hands(name
         counts[k] += 1
     assert (shanten(counts, melds, shapes) == -1) == completes(counts, melds, shapes)
     counts[hand[-1]] -= 1
-    expected = set()
+    expected = set()  # kinds completing the hand, a fifth copy included (shanten counts it)
     for k in playable:
         counts[k] += 1
         if completes(counts, melds, shapes):
@@ -123,4 +123,44 @@ def test_shanten_tables_agree_with_the_compiler_on_complete_and_ready_hands(name
     ready = shanten(counts, melds, shapes) == 0
     assert ready == bool(expected)
     if ready:
+        expected = {k for k in expected if counts[k] < 4}  # no fifth copy exists: never a wait
         assert winning_kinds(counts, melds, shapes, playable) == expected
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_a_seats_cached_waits_agree_with_the_compiler_for_every_shape(name: str, data: st.DataObject) -> None:
+    """Deal.waits (suit-key tables, special shapes from their definitions) is exactly the kinds that complete."""
+    v = load_variant(name)
+    deal = Deal(v, shuffled_wall(v.tiles, data.draw(st.integers(0, 2 ** 32))), 0)
+    playable = sorted({k for k in v.tiles.kinds if k < 34})
+    pool = [k for k in v.tiles.kinds if k < 34]
+    style = data.draw(st.sampled_from(["any", "one_suit", "knitted", "distinct"]))
+    if style == "one_suit":
+        pool = [k for k in pool if k < 9 or k >= 27]
+    elif style == "knitted":  # one knitted straight's kinds, honors and a few more: knitted shapes get close
+        pool = [k for k in pool if k in (0, 3, 6, 10, 13, 16, 20, 23, 26) or k >= 27] + [k for k in pool if k < 9]
+    elif style == "distinct":
+        pool = sorted(set(pool))
+    if not pool:
+        return
+    melds = data.draw(st.sampled_from([0, 0, 0, 1]))
+    hand = data.draw(st.permutations(pool))[:13 - 3 * melds]
+    if len(hand) < 13 - 3 * melds:
+        return
+    seat = 1
+    deal.counts[seat] = counts = [0] * 34
+    for k in hand:
+        counts[k] += 1
+    deal.keys[seat] = suit_keys(counts)
+    deal.melds[seat] = [None] * melds  # type: ignore[list-item] - only their number matters here
+    expected = set()
+    for k in playable:
+        if counts[k] < 4:
+            counts[k] += 1
+            if completes(counts, melds, v.scoring.shapes):
+                expected.add(k)
+            counts[k] -= 1
+    assert set(deal.waits(seat)) == expected
+    assert deal.waits(seat) is deal.waits(seat)  # cached for the unchanged hand
