@@ -9,7 +9,6 @@ Pairs and unique-plus-pair shapes have closed formulas; knitted shapes are not c
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any, Iterable, Sequence
 
 from compiler.arrangements import ShapeSpec
@@ -29,46 +28,72 @@ def _prune(splits: Iterable[_Split]) -> tuple[_Split, ...]:
     return tuple(kept)
 
 
-@lru_cache(maxsize=None)
-def suit_splits(counts: tuple[int, ...], honors: bool) -> tuple[_Split, ...]:
-    """Non-dominated (sets, partials, pair) splits of one suit's counts (9, or 7 for honors)."""
-    i = next((j for j, c in enumerate(counts) if c), -1)
-    if i < 0:
-        return ((0, 0, 0),)
-    out: list[_Split] = []
-    c = list(counts)
-
-    def sub(delta: Sequence[tuple[int, int]], add: _Split) -> None:
-        for j, d in delta:
-            c[j] -= d
-        for m, t, p in suit_splits(tuple(c), honors):
-            if not (add[2] and p):
-                out.append((m + add[0], t + add[1], p + add[2]))
-        for j, d in delta:
-            c[j] += d
-
-    n = len(counts)
-    if c[i] >= 3:
-        sub(((i, 3),), (1, 0, 0))
-    if c[i] >= 2:
-        sub(((i, 2),), (0, 0, 1))
-        sub(((i, 2),), (0, 1, 0))
-    if not honors:
-        if i + 2 < n and c[i + 1] and c[i + 2]:
-            sub(((i, 1), (i + 1, 1), (i + 2, 1)), (1, 0, 0))
-        if i + 1 < n and c[i + 1]:
-            sub(((i, 1), (i + 1, 1)), (0, 1, 0))
-        if i + 2 < n and c[i + 2]:
-            sub(((i, 1), (i + 2, 1)), (0, 1, 0))
-    sub(((i, 1),), (0, 0, 0))  # tile i left isolated
-    return _prune(out)
-
+HONOR_BASE = 5 ** 9
+#: The value a kind adds to its suit's key.
+WEIGHT: tuple[int, ...] = tuple(5 ** (k % 9) if k < 27 else 5 ** (k - 27) for k in range(34))
+#: The suit (0-2 suited, 3 honors) of each kind.
+SUIT_OF: tuple[int, ...] = tuple(k // 9 if k < 27 else 3 for k in range(34))
+#: The keys of a hand holding nothing.
+EMPTY_KEYS: tuple[int, int, int, int] = (0, 0, 0, HONOR_BASE)
 
 _CAP = 4  # no shape needs more than four sets or partial sets
 
+# One suit's possible splits as a bit mask: bit ``p * 25 + m * 5 + t`` is set when the suit can
+# give (at least) m sets, t partial sets and p pairs (m, t capped at four). The set of such
+# splits is closed downwards, so a suit's mask is the union over the ways its first tile can be
+# used (pung, pair, pair as a partial, chow, two partials, left alone) of the mask of the rest
+# shifted by what that use adds; computed once per suit key and kept (one small int per key).
+_ROW_M4 = sum(1 << (p * 25 + 20 + t) for p in range(2) for t in range(5))  # m == 4
+_COL_T4 = sum(1 << (p * 25 + m * 5 + 4) for p in range(2) for m in range(5))  # t == 4
+_NO_PAIR = (1 << 25) - 1  # p == 0
+_MASKS: dict[int, int] = {}  # suit key -> mask
 
-def _capped(table: tuple[_Split, ...]) -> tuple[_Split, ...]:
-    return _prune((min(m, _CAP), min(t, _CAP), p) for m, t, p in table)
+
+def _with_set(mask: int) -> int:
+    return ((mask & ~_ROW_M4) << 5) | (mask & _ROW_M4)
+
+
+def _with_partial(mask: int) -> int:
+    return ((mask & ~_COL_T4) << 1) | (mask & _COL_T4)
+
+
+def suit_mask(key: int) -> int:
+    """The split mask of one suit key (see above)."""
+    hit = _MASKS.get(key)
+    if hit is not None:
+        return hit
+    honors = key >= HONOR_BASE
+    rest = key - HONOR_BASE if honors else key
+    if rest == 0:
+        mask = 1
+    else:
+        w = 1
+        while rest // w % 5 == 0:
+            w *= 5
+        c0 = rest // w % 5
+        mask = suit_mask(key - w)  # the first tile left alone
+        if c0 >= 3:
+            mask |= _with_set(suit_mask(key - 3 * w))
+        if c0 >= 2:
+            pair = suit_mask(key - 2 * w)
+            mask |= ((pair & _NO_PAIR) << 25) | _with_partial(pair)
+        if not honors:
+            c1 = rest // (5 * w) % 5
+            c2 = rest // (25 * w) % 5
+            if c1 and c2:
+                mask |= _with_set(suit_mask(key - 31 * w))
+            if c1:
+                mask |= _with_partial(suit_mask(key - 6 * w))
+            if c2:
+                mask |= _with_partial(suit_mask(key - 26 * w))
+    _MASKS[key] = mask
+    return mask
+
+
+def mask_splits(mask: int) -> tuple[_Split, ...]:
+    """The non-dominated (sets, partials, pair) splits of a mask, sorted."""
+    points = [(m, t, p) for p in range(2) for m in range(5) for t in range(5) if mask >> (p * 25 + m * 5 + t) & 1]
+    return tuple(sorted(_prune(points)))
 
 
 #: Interned split tables: equal tables are one object, so caches can key on ``id``.
@@ -80,10 +105,19 @@ def _intern(table: tuple[_Split, ...]) -> tuple[_Split, ...]:
     return _INTERN.setdefault(table, table)
 
 
-@lru_cache(maxsize=None)
+def _key_of(counts: Sequence[int], honors: bool) -> int:
+    key = HONOR_BASE if honors else 0
+    w = 1
+    for c in counts:
+        key += c * w
+        w *= 5
+    return key
+
+
 def suit_table(counts: tuple[int, ...], honors: bool) -> tuple[_Split, ...]:
-    """:func:`suit_splits` with sets and partials capped at four (what combining needs), interned."""
-    return _intern(tuple(sorted(_capped(suit_splits(counts, honors)))))
+    """Non-dominated (sets, partials, pair) splits of one suit's counts (9, or 7 for honors),
+    sets and partials capped at four (what combining needs), interned."""
+    return _TABLES[table_of(_key_of(counts, honors))]
 
 
 _MERGED: dict[tuple[int, int], tuple[_Split, ...]] = {}
@@ -195,14 +229,6 @@ def _suit_of(kind: int) -> int:
 # Each key maps (once, then from a dictionary) to the small integer id of its interned split
 # table; merges and evaluations of table ids are cached under integer keys.
 
-HONOR_BASE = 5 ** 9
-#: The value a kind adds to its suit's key.
-WEIGHT: tuple[int, ...] = tuple(5 ** (k % 9) if k < 27 else 5 ** (k - 27) for k in range(34))
-#: The suit (0-2 suited, 3 honors) of each kind.
-SUIT_OF: tuple[int, ...] = tuple(k // 9 if k < 27 else 3 for k in range(34))
-#: The keys of a hand holding nothing.
-EMPTY_KEYS: tuple[int, int, int, int] = (0, 0, 0, HONOR_BASE)
-
 _TABLES: list[tuple[_Split, ...]] = []  # id -> interned split table
 _TABLE_IDS: dict[tuple[_Split, ...], int] = {}  # split table -> id
 _KEY_TABLE: dict[int, int] = {}  # suit key -> id
@@ -234,6 +260,7 @@ def decode_key(key: int) -> tuple[tuple[int, ...], bool]:
 
 
 def _table_id(table: tuple[_Split, ...]) -> int:
+    table = _intern(table)
     tid = _TABLE_IDS.get(table)
     if tid is None:
         tid = _TABLE_IDS[table] = len(_TABLES)
@@ -241,12 +268,18 @@ def _table_id(table: tuple[_Split, ...]) -> int:
     return tid
 
 
+_MASK_TABLE: dict[int, int] = {}  # mask -> table id
+
+
 def table_of(key: int) -> int:
     """The split-table id of one suit key."""
     tid = _KEY_TABLE.get(key)
     if tid is None:
-        counts, honors = decode_key(key)
-        tid = _KEY_TABLE[key] = _table_id(suit_table(counts, honors))
+        mask = suit_mask(key)
+        tid = _MASK_TABLE.get(mask)
+        if tid is None:
+            tid = _MASK_TABLE[mask] = _table_id(_intern(mask_splits(mask)))
+        _KEY_TABLE[key] = tid
     return tid
 
 
