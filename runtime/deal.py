@@ -129,13 +129,16 @@ class Deal:
         self.flowers: list[list[int]] = [[] for _ in range(self.n)]
         self.rivers: list[list[int]] = [[] for _ in range(self.n)]
         self.missing: list[str | None] = [None] * self.n
+        self._missing_index: list[int | None] = [None] * self.n  # the missing suit as 0-2
+        self._after = [tuple((seat + i) % self.n for i in range(1, self.n)) for seat in range(self.n)]
+        self._chows = self.play.chow == "previous_player" and "chow" not in self.blocks
         self.won = [False] * self.n
         self.visible = [0] * 34
         self.wins: list[WinRec] = []
         self.payments: list[Payment] = []
         self.kong_paid: list[Payment] = []
         self.events: list[dict[str, Any]] = []
-        self.record: list[dict[str, Any]] = []
+        self._record: list[tuple[int, Action, int | None]] = []  # (seat, option, physical id)
         self.phase = "deal"
         self.turn = dealer
         self.drawn: int | None = None
@@ -144,6 +147,7 @@ class Deal:
         self.end: str | None = None
         self.claim: _Claim | None = None
         self._turn_decision: Decision | None = None
+        self._turn_discards: frozenset[int] = frozenset()
         self._turn_win: _Win | None = None
         self._ms_order: list[int] = []
         # Each seat's four suit keys (base-5 counts per suit, see runtime.shanten), kept up to date
@@ -169,21 +173,33 @@ class Deal:
         return 27 + (seat - self.dealer) % self.n
 
     def order_after(self, seat: int) -> list[int]:
-        return [(seat + i) % self.n for i in range(1, self.n)]
+        return list(self._after[seat])
 
     def next_active(self, seat: int) -> int | None:
-        return next((s for s in self.order_after(seat) if not self.won[s]), None)
+        won = self.won
+        for s in self._after[seat]:
+            if not won[s]:
+                return s
+        return None
 
     def holds_missing(self, seat: int) -> bool:
-        suit = self.missing[seat]
-        if suit is None:
-            return False
-        base = SUITS.index(suit) * 9
-        return any(self.counts[seat][base:base + 9])
+        suit = self._missing_index[seat]
+        return suit is not None and self.keys[seat][suit] != 0
 
     def _missing_kind(self, seat: int, kind: int) -> bool:
-        suit = self.missing[seat]
-        return suit is not None and kind < 27 and SUITS[kind // 9] == suit
+        suit = self._missing_index[seat]
+        return suit is not None and kind < 27 and kind // 9 == suit
+
+    @property
+    def record(self) -> list[dict[str, Any]]:
+        """The decisions taken, in order, as scenario actions (with the physical id of each discard)."""
+        out = []
+        for seat, option, tid in self._record:
+            entry = {"seat": seat, **option.to_json()}
+            if tid is not None:
+                entry["id"] = tid
+            out.append(entry)
+        return out
 
     def pending(self) -> list[Decision]:
         """The decisions waiting for an answer (several only while a discard is being claimed)."""
@@ -207,20 +223,22 @@ class Deal:
         """Apply ``seat``'s answer, or raise :class:`IllegalAction` with the state unchanged."""
         if self.over:
             raise IllegalAction(f"the deal is over ({self.end}); seat {seat} cannot {action.label()}")
-        decision = self.decision_for(seat)
-        if decision is None:
-            asked = "; ".join(d.describe() for d in self.pending())
-            raise IllegalAction(f"seat {seat} is not asked to decide now ({asked})")
-        option = decision.find(action)
-        if option is None:
-            raise IllegalAction(f"{action.label()} is not a legal answer: {decision.describe()}")
+        decision = self._turn_decision
+        if decision is None or decision.seat != seat:
+            decision = self.decision_for(seat)
+            if decision is None:
+                asked = "; ".join(d.describe() for d in self.pending())
+                raise IllegalAction(f"seat {seat} is not asked to decide now ({asked})")
+        if decision is self._turn_decision and action.do == "discard" and action.tile in self._turn_discards:
+            option = _DISCARDS[action.tile]  # type: ignore[index]  # the option itself (a set lookup)
+        else:
+            option = decision.find(action)
+            if option is None:
+                raise IllegalAction(f"{action.label()} is not a legal answer: {decision.describe()}")
         tid = None
         if action.do == "discard":
             tid = self._discard_id(seat, option.tile, action.id)  # type: ignore[arg-type]
-        entry = {"seat": seat, **option.to_json()}
-        if tid is not None:
-            entry["id"] = tid
-        self.record.append(entry)
+        self._record.append((seat, option, tid))
         if decision.kind == "missing_suit":
             self._declare_missing(seat, option.suit)  # type: ignore[arg-type]
         elif decision.kind == "turn":
@@ -375,6 +393,7 @@ class Deal:
 
     def _declare_missing(self, seat: int, suit: str) -> None:
         self.missing[seat] = suit
+        self._missing_index[seat] = SUITS.index(suit)
         self._event(type="missing_suit", seat=seat, suit=suit)
         self._ms_order.pop(0)
         if not self._ms_order:
@@ -407,6 +426,7 @@ class Deal:
         if self.discard_first and holding_missing:
             allowed = [k for k in allowed if self._missing_kind(seat, k)]
         opts.extend([_DISCARDS[k] for k in allowed])
+        self._turn_discards = frozenset(allowed)
         self._turn_decision = Decision(seat, "turn", opts, drawn=self.drawn if not self.after_claim else None,
                                        extra={"after_claim": self.after_claim, "after_kong": self.after_kong})
 
@@ -520,8 +540,14 @@ class Deal:
         self._event(type="discard", seat=seat, tile=self.codes[tid], id=tid)
         decisions: dict[int, Decision] = {}
         results: dict[int, _Win] = {}
-        for other in self.order_after(seat):
+        nxt = self._after[seat][0]
+        chow = self._chows and kind < 27
+        for other in self._after[seat]:
             if self.won[other]:
+                continue
+            # Only a seat that could claim is asked: a pair or more of the kind, the next seat
+            # where chows are allowed, or the kind among its waits.
+            if not (self.counts[other][kind] >= 2 or (chow and other == nxt) or kind in self.waits(other)):
                 continue
             opts = self._claim_options(other, seat, kind, results)
             if opts:
@@ -678,16 +704,9 @@ class Deal:
         """(ready, the most the ready hand could win, the kinds it waits on), without event flags."""
         if self.won[seat] or (self.holds_missing(seat) and "win" in self.blocks):
             return False, 0, []
-        counts = self.counts[seat]
-        nmelds = len(self.melds[seat])
         best = None
         waits = []
-        for k in self.playable:
-            counts[k] += 1
-            ok = completes(counts, nmelds, self.shapes)
-            counts[k] -= 1
-            if not ok:
-                continue
+        for k in sorted(self.waits(seat)):
             try:
                 result = self.scorer.score(self._hand(seat, k, False))
             except HandError:

@@ -39,9 +39,19 @@ class Setup:
     duplicate: bool
 
 
+_LOADED: dict[str, Any] = {}  # variant name -> compiled variant, once per process
+
+
+def _variant(name: str) -> Any:
+    v = _LOADED.get(name)
+    if v is None:
+        v = _LOADED[name] = load_variant(name)
+    return v
+
+
 def play_one(setup: Setup, index: int) -> dict[str, Any]:
     """Play deal ``index`` and summarise it (kept small: it crosses process boundaries)."""
-    variant = load_variant(setup.variant)
+    variant = _variant(setup.variant)
     n = variant.table.players
     if setup.duplicate:
         wall_index, rotation = divmod(index, n)
