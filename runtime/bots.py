@@ -16,8 +16,8 @@ from compiler.arrangements import ShapeSpec
 from compiler.tiles import SUITS
 
 from .actions import Action, Decision
-from .shanten import (_EVAL_IDS, _KEY_TABLE, SUIT_OF, WEIGHT, eval_ids, pairs_shanten, rest_ids, standard_shanten_keys,
-                      suit_keys, table_of, unique_shanten)
+from .shanten import (_KEY_TABLE, SUIT_OF, pairs_shanten, rests_of, standard_shanten_keys, suit_discards, suit_keys,
+                      table_of, unique_shanten)
 
 KINDS = ("baseline", "random", "ai", "ai:easy", "ai:strong")
 
@@ -68,22 +68,18 @@ class Evaluator:
             for i, t in enumerate(tabs):
                 if t is None:
                     tabs[i] = table_of(keys[i])
-            rests = rest_ids(tabs)  # type: ignore[arg-type]
+            rests = rests_of(tabs)  # type: ignore[arg-type]
             needs = [sets - melds for sets in self.standard]
-            one = needs[0] if len(needs) == 1 else None
-            evals = _EVAL_IDS
+            rows: dict[int, Sequence[int]] = {}
             for k in kinds:
                 suit = SUIT_OF[k]
-                new_key = keys[suit] - WEIGHT[k]
-                new = get(new_key)
-                if new is None:
-                    new = table_of(new_key)
-                rest = rests[suit]
-                if one is not None:
-                    value = evals.get((rest << 16 | new) << 3 | one)
-                    out[k] = value if value is not None else eval_ids(rest, new, one)
-                else:
-                    out[k] = min(eval_ids(rest, new, need) for need in needs)
+                row = rows.get(suit)
+                if row is None:
+                    row = suit_discards(rests[suit], keys[suit], needs[0])
+                    for need in needs[1:]:
+                        row = [min(a, b) for a, b in zip(row, suit_discards(rests[suit], keys[suit], need))]
+                    rows[suit] = row
+                out[k] = row[k - 9 * suit]
         if melds or not (self.pairs or self.unique) or min(self._special(counts, 0), 99) > min(out.values()):
             return out
         kinds_held = sum(1 for c in counts if c)
@@ -154,8 +150,9 @@ class BaselineBot:
         best = min(scores.values())
         tied = [k for k in kinds if scores[k] == best]
         if len(tied) > 1:
-            low = min(_connection(counts, k) for k in tied)
-            tied = [k for k in tied if _connection(counts, k) == low]
+            links = [_connection(counts, k) for k in tied]
+            low = min(links)
+            tied = [k for k, c in zip(tied, links) if c == low]
         return best, tied[0] if len(tied) == 1 else self.rng.choice(tied)
 
     def _turn(self, deal: Any, decision: Decision) -> Action:

@@ -326,6 +326,40 @@ def rest_ids(tabs: Sequence[int]) -> list[int]:
             merge_ids(m01, tabs[3]), merge_ids(m01, tabs[2])]
 
 
+_RESTS: dict[int, tuple[int, int, int, int]] = {}  # packed four table ids -> rest_ids
+_DISCARDS: dict[int, tuple[int, ...]] = {}  # ((rest << 32 | key) << 3 | need) -> shanten per offset
+
+
+def rests_of(tabs: Sequence[int]) -> tuple[int, int, int, int]:
+    """:func:`rest_ids`, cached by the four table ids."""
+    packed = ((tabs[0] << 16 | tabs[1]) << 16 | tabs[2]) << 16 | tabs[3]
+    hit = _RESTS.get(packed)
+    if hit is None:
+        if len(_RESTS) > 200_000:
+            _RESTS.clear()
+        hit = _RESTS[packed] = tuple(rest_ids(tabs))  # type: ignore[assignment]
+    return hit  # type: ignore[return-value]
+
+
+def suit_discards(rest: int, key: int, need: int) -> tuple[int, ...]:
+    """Standard shanten after discarding one tile of each offset of the suit of ``key`` (99 where
+    the suit holds none), with ``rest`` the other suits' merged table id; cached."""
+    ck = (rest << 32 | key) << 3 | need
+    hit = _DISCARDS.get(ck)
+    if hit is not None:
+        return hit
+    digits = key - HONOR_BASE if key >= HONOR_BASE else key
+    out = []
+    w = 1
+    for _ in range(7 if key >= HONOR_BASE else 9):
+        out.append(eval_ids(rest, table_of(key - w), need) if digits // w % 5 else 99)
+        w *= 5
+    if len(_DISCARDS) > 300_000:
+        _DISCARDS.clear()
+    hit = _DISCARDS[ck] = tuple(out)
+    return hit
+
+
 def suit_waits_ids(rest: int, key: int, need: int) -> tuple[int, ...]:
     """Offsets in the suit of ``key`` whose tile completes the hand (``rest``: the other suits' table id)."""
     ck = (rest << 32 | key) << 3 | need
