@@ -130,6 +130,11 @@ class BaselineBot:
             ev = self._evaluators[key] = Evaluator(deal.shapes)
         return ev
 
+    @staticmethod
+    def _steers(deal: Any) -> bool:
+        """Whether the variant's minimum asks for patterns (then discards lean toward one suit)."""
+        return bool(getattr(deal.variant.scoring, "minimum", 0))
+
     def choose(self, deal: Any, decision: Decision) -> Action:
         options = decision.options
         if decision.kind == "missing_suit":
@@ -145,10 +150,18 @@ class BaselineBot:
         return Action("pass")
 
     def _best_discard(self, ev: Evaluator, counts: list[int], melds: int, kinds: Sequence[int],
-                      keys: Sequence[int] | None = None) -> tuple[int, int]:
+                      keys: Sequence[int] | None = None, steer: bool = False) -> tuple[int, int]:
         scores = ev.discards(counts, melds, kinds, keys)
         best = min(scores.values())
         tied = [k for k in kinds if scores[k] == best]
+        if len(tied) > 1 and steer:
+            # The variant has a minimum: among equally good discards, give up the suits held least
+            # first (toward one suit and honors, the usual way to reach a minimum), keeping honors.
+            held = [sum(counts[0:9]), sum(counts[9:18]), sum(counts[18:27])]
+            main = held.index(max(held))
+            ranks = [held[k // 9] if k < 27 and k // 9 != main else 99 for k in tied]
+            low = min(ranks)
+            tied = [k for k, r in zip(tied, ranks) if r == low]
         if len(tied) > 1:
             links = [_connection(counts, k) for k in tied]
             low = min(links)
@@ -162,7 +175,8 @@ class BaselineBot:
         melds = len(deal.melds[seat])
         kinds = [o.tile for o in decision.options if o.do == "discard"]
         keys = deal.keys[seat] if hasattr(deal, "keys") else None
-        best, kind = self._best_discard(ev, counts, melds, kinds, keys)  # type: ignore[arg-type]
+        best, kind = self._best_discard(ev, counts, melds, kinds, keys,  # type: ignore[arg-type]
+                                        self._steers(deal))
         for o in decision.options:
             if o.do != "kong":
                 continue
