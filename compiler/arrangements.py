@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import permutations, product
 from operator import attrgetter
-from typing import Iterable, Iterator, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 from .groups import Group, make_group
 from .hand import Hand
@@ -67,37 +67,96 @@ class Arrangement:
     """One way to read a winning hand: its groups, the group of the winning tile, the wait.
 
     The lists pattern conditions read (sets, chows, pungs, kongs, pairs, knitted runs)
-    are built once here; ``sets`` are sorted by their first tile.
+    are built once here; ``sets`` are sorted by their first tile. Each list ``X`` comes
+    with ``bits_X``: the bit of each element's place in ``groups`` (equal groups in
+    turn), which is what a combination pattern's instance records as its cover.
     """
 
     __slots__ = ("shape", "shape_kind", "groups", "win_group", "wait", "sets", "pairs", "chows", "pungs",
-                 "kongs", "knitted")
+                 "kongs", "knitted", "bits_sets", "bits_chows", "bits_pungs", "bits_kongs", "bits_pairs",
+                 "bits_knitted")
 
     def __init__(self, shape: str, shape_kind: str, groups: list[Group], win_group: Group | None, wait: str,
                  sets: list[Group] | None = None, pairs: list[Group] | None = None) -> None:
-        self.shape = shape
-        self.shape_kind = shape_kind
-        self.groups = groups
-        self.win_group = win_group
-        self.wait = wait
-        if sets is None:
-            sets = sorted((g for g in groups if g.kind in _SET_ORDER), key=_BY_ORDER)
-        self.sets = sets
-        self.pairs = [g for g in groups if g.pair] if pairs is None else pairs
-        self.chows = chows = []
-        self.pungs = pungs = []
-        self.kongs = kongs = []
-        for g in sets:
-            if g.chow:
-                chows.append(g)
-            else:
-                pungs.append(g)
-                if g.kong:
-                    kongs.append(g)
-        self.knitted = [g for g in groups if g.knitted] if shape_kind.startswith("knitted") else []
+        # ``sets`` and ``pairs`` are accepted for compatibility; both are derived from ``groups``.
+        _fill(self, shape, shape_kind, groups, win_group, wait)
 
     def describe(self) -> str:
-        return " ".join(repr(g) for g in self.groups)
+        return " ".join(map(repr, self.groups))
+
+    @property
+    def bits_groups(self) -> list[int]:
+        return [1 << j for j in range(len(self.groups))]
+
+
+_NONE: list[Any] = []
+
+
+def _fill(arr: Arrangement, shape: str, shape_kind: str, groups: list[Group], win_group: Group | None,
+          wait: str) -> Arrangement:
+    arr.shape = shape
+    arr.shape_kind = shape_kind
+    arr.groups = groups
+    arr.win_group = win_group
+    arr.wait = wait
+    keyed = []
+    pairs = []
+    pair_bits = []
+    knitted = []
+    knitted_bits = []
+    bit = 1
+    for g in groups:
+        o = g.order
+        if o >= 0:
+            keyed.append((o, bit, g))  # (order, bit) is unique: equal groups keep their order
+        elif g.pair:
+            pairs.append(g)
+            pair_bits.append(bit)
+        elif g.knitted:
+            knitted.append(g)
+            knitted_bits.append(bit)
+        bit <<= 1
+    keyed.sort()
+    arr.sets = sets = []
+    arr.bits_sets = set_bits = []
+    chows = []
+    chow_bits = []
+    pungs = []
+    pung_bits = []
+    kongs = []
+    kong_bits = []
+    for o, b, g in keyed:
+        sets.append(g)
+        set_bits.append(b)
+        o %= 3
+        if o == 0:
+            chows.append(g)
+            chow_bits.append(b)
+        else:
+            pungs.append(g)
+            pung_bits.append(b)
+            if o == 2:
+                kongs.append(g)
+                kong_bits.append(b)
+    arr.chows = chows
+    arr.bits_chows = chow_bits
+    arr.pungs = pungs
+    arr.bits_pungs = pung_bits
+    arr.kongs = kongs
+    arr.bits_kongs = kong_bits
+    arr.pairs = pairs
+    arr.bits_pairs = pair_bits
+    if knitted and shape_kind.startswith("knitted"):
+        arr.knitted = knitted
+        arr.bits_knitted = knitted_bits
+    else:
+        arr.knitted = []
+        arr.bits_knitted = []
+    return arr
+
+
+def _new(shape: str, shape_kind: str, groups: list[Group], win_group: Group | None, wait: str) -> Arrangement:
+    return _fill(Arrangement.__new__(Arrangement), shape, shape_kind, groups, win_group, wait)
 
 
 # ------------------------------------------------------- per-suit decomposition
@@ -165,82 +224,176 @@ def _forms(counts: tuple[int, ...], honors: bool) -> frozenset[tuple[int, int]]:
 _EMPTY_FORMS: frozenset[tuple[int, int]] = frozenset({(0, 0)})
 
 
-@lru_cache(maxsize=CACHE_SIZE)
-def _suit_waits(counts: tuple[int, ...], honors: bool) -> tuple[tuple[int, frozenset[tuple[int, int]]], ...]:
-    """For one suit: each tile (index) that, added, lets the suit split, with the forms it then takes."""
-    present = [j for j, c in enumerate(counts) if c]
-    if honors:
-        cands: Iterable[int] = present
-    else:
-        cands = sorted({j for i in present for j in range(max(0, i - 2), min(9, i + 3))})
-    out = []
-    for j in cands:
-        new = list(counts)
-        new[j] += 1
-        forms = _forms(tuple(new), honors)
-        if forms:
-            out.append((j, forms))
-    return tuple(out)
+def _form_mask(forms: Iterable[tuple[int, int]]) -> int:
+    """(sets, pairs) forms as a bit mask: bit ``2 * sets + pairs``."""
+    mask = 0
+    for s, p in forms:
+        mask |= 1 << (2 * s + p)
+    return mask
 
 
-@lru_cache(maxsize=CACHE_SIZE)
-def _based(counts: tuple[int, ...], honors: bool, base: int) -> tuple[Raw, ...]:
-    """:func:`_decompose` with kind indices shifted to the suit's place among the 34 kinds."""
-    return tuple(tuple((k, base + i) for k, i in d) for d in _decompose(counts, honors, 1))
+_CONV: dict[int, int] = {}
 
 
+def _combine(a: int, b: int) -> int:
+    """The forms of two disjoint parts together (at most one pair), as a form mask."""
+    key = a << 32 | b
+    got = _CONV.get(key)
+    if got is None:
+        got = 0
+        i = 0
+        x = a
+        while x:
+            if x & 1:
+                y = b
+                j = 0
+                while y:
+                    if y & 1 and (i & 1) + (j & 1) <= 1:
+                        got |= 1 << (i + j)
+                    y >>= 1
+                    j += 1
+            x >>= 1
+            i += 1
+        if len(_CONV) >= CACHE_SIZE:
+            _CONV.clear()
+        _CONV[key] = got
+    return got
+
+
+#: The four suits: (first kind, number of kinds, honors).
 _SUITS = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))
+#: For each tile kind: its suit (0-3) and the amount it adds to its suit's key (8 bits per rank).
+SUIT_OF: tuple[int, ...] = tuple(min(k // 9, 3) for k in range(34))
+UNIT_OF: tuple[int, ...] = tuple(1 << 8 * (k % 9 if k < 27 else k - 27) for k in range(34))
 
 
-def _suit_slices(counts: Sequence[int]) -> list[tuple[tuple[int, ...], bool, int]]:
-    return [(tuple(counts[a:b]), honors, a) for a, b, honors in _SUITS]
+class SuitTable:
+    """What one suit's tile counts can become, computed once per distinct count vector.
+
+    ``plain`` and ``paired`` are the splits into sets (and one pair, for ``paired``) as
+    tuples of shared groups, in the order of :func:`_decompose`; ``forms`` the (sets,
+    pairs) forms as a mask; ``waits`` (on demand) each kind that, added, lets the suit
+    split, with the forms mask it then takes.
+    """
+
+    __slots__ = ("suit", "key", "plain", "paired", "splits", "pairs", "forms", "_waits")
+
+    def __init__(self, suit: int, key: int) -> None:
+        base, end, honors = _SUITS[suit]
+        counts = tuple((key >> 8 * i) & 0xFF for i in range(end - base))
+        self.suit = suit
+        self.key = key
+        plain = []
+        paired = []
+        splits = []
+        pairs = []
+        for d in _decompose(counts, honors, 1):
+            groups = tuple(make_group(kind, base + i, True) for kind, i in d)
+            n = sum(1 for kind, _ in d if kind == "pair")
+            (paired if n else plain).append(groups)
+            splits.append(groups)
+            pairs.append(n)
+        self.plain: tuple[tuple[Group, ...], ...] = tuple(plain)
+        self.paired: tuple[tuple[Group, ...], ...] = tuple(paired)
+        self.splits: tuple[tuple[Group, ...], ...] = tuple(splits)  # every split, in _decompose order
+        self.pairs: tuple[int, ...] = tuple(pairs)  # the number of pairs of each split
+        self.forms = _form_mask(_forms(counts, honors))
+        self._waits: tuple[tuple[int, int], ...] | None = None
+
+    @property
+    def waits(self) -> tuple[tuple[int, int], ...]:
+        if self._waits is None:
+            base, end, honors = _SUITS[self.suit]
+            key = self.key
+            present = [i for i in range(end - base) if (key >> 8 * i) & 0xFF]
+            if honors:
+                cands: Iterable[int] = present
+            else:
+                cands = sorted({j for i in present for j in range(max(0, i - 2), min(9, i + 3))})
+            out = []
+            for j in cands:
+                forms = suit_table(self.suit, key + (1 << 8 * j)).forms
+                if forms:
+                    out.append((base + j, forms))
+            self._waits = tuple(out)
+        return self._waits
+
+
+_TABLES: tuple[dict[int, SuitTable], ...] = ({}, {}, {}, {})
+
+
+def suit_table(suit: int, key: int) -> SuitTable:
+    """The (bounded, cached) table of one suit's counts, ``key`` holding 8 bits per rank."""
+    cache = _TABLES[suit]
+    got = cache.get(key)
+    if got is None:
+        if len(cache) >= CACHE_SIZE:
+            cache.clear()
+        got = cache[key] = SuitTable(suit, key)
+    return got
+
+
+def suit_keys(counts: Sequence[int]) -> list[int]:
+    """The four suit keys of 34 counts."""
+    return [int.from_bytes(bytes(counts[a:b]), "little") for a, b, _ in _SUITS]
+
+
+def _divisions(keys: Sequence[int]) -> list[tuple[Group, ...]]:
+    """Every split of the suits' tiles into sets and exactly one pair, groups in suit order
+    (each suit's in the order of :func:`_decompose`), in the order of the product of the
+    suits' splits."""
+    tables = []
+    single = True
+    for s in range(4):
+        key = keys[s]
+        if key:
+            t = _TABLES[s].get(key) or suit_table(s, key)
+            n = len(t.splits)
+            if not n:
+                return []
+            if n > 1:
+                single = False
+            tables.append(t)
+    if single:
+        if sum(t.pairs[0] for t in tables) != 1:
+            return []
+        if len(tables) == 1:
+            return [tables[0].splits[0]]
+        return [tuple(g for t in tables for g in t.splits[0])]
+    out: list[tuple[Group, ...]] = []
+    for combo in product(*[tuple(zip(t.splits, t.pairs)) for t in tables]):
+        if sum(n for _, n in combo) == 1:
+            out.append(tuple(g for part, _ in combo for g in part))
+    return out
 
 
 def standard_decompositions(counts: Sequence[int], sets: int) -> Iterator[list[tuple[str, int]]]:
     """Every split of 34 counts into ``sets`` sets and one pair, groups as (kind, kind index)."""
-    if sum(counts) != 3 * sets + 2:
+    if sum(counts[:34]) != 3 * sets + 2:
         return
-    options = []
-    for a, b, honors in _SUITS:
-        suit_counts = tuple(counts[a:b])
-        if not any(suit_counts):
-            continue
-        decomps = _based(suit_counts, honors, a)
-        if not decomps:
-            return
-        options.append(decomps)
-    if len(options) == 1:
-        for d in options[0]:
-            if sum(1 for g in d if g[0] == "pair") == 1:
-                yield list(d)
-        return
-    for combo in product(*options):
-        if sum(1 for part in combo for g in part if g[0] == "pair") == 1:
-            yield [g for part in combo for g in part]
+    for d in _divisions(suit_keys(counts)):
+        yield [(g.kind, g.first) for g in d]
 
 
-def _reach(counts: Sequence[int]) -> set[tuple[int, int]] | None:
-    """(sets, pairs) the counts can split into exactly, with at most one pair; None if none."""
-    reach = {(0, 0)}
-    for a, b, honors in _SUITS:
-        suit_counts = tuple(counts[a:b])
-        if not any(suit_counts):
-            continue
-        forms = _forms(suit_counts, honors)
-        if not forms:
-            return None
-        reach = {(s + fs, p + fp) for s, p in reach for fs, fp in forms if p + fp <= 1}
-        if not reach:
-            return None
+def _reach_mask(keys: Sequence[int]) -> int:
+    reach = 1  # (0 sets, 0 pairs)
+    for s in range(4):
+        key = keys[s]
+        if key:
+            t = _TABLES[s].get(key) or suit_table(s, key)
+            if not t.forms:
+                return 0
+            reach = _combine(reach, t.forms)
+            if not reach:
+                return 0
     return reach
 
 
 def is_standard(counts: Sequence[int], sets: int) -> bool:
     """Whether the counts split into ``sets`` sets and one pair (no enumeration)."""
-    if sum(counts) != 3 * sets + 2:
+    if sets < 0 or sum(counts[:34]) != 3 * sets + 2:
         return False
-    reach = _reach(counts)
-    return reach is not None and (sets, 1) in reach
+    return bool(_reach_mask(suit_keys(counts)) >> (2 * sets + 1) & 1)
 
 
 # ------------------------------------------------------------- shape matchers
@@ -267,39 +420,44 @@ def _declared_groups(hand: Hand) -> list[Group]:
     return [make_group(m.kind, m.tiles[0], m.concealed, True) for m in hand.melds]
 
 
-def _place_win(shape: ShapeSpec, raw: Sequence[tuple[str, int]], hand: Hand, declared: list[Group],
+def _place_win(shape: ShapeSpec, raw: Sequence[Group], hand: Hand, declared: list[Group],
                fixed_wait: str | None = None) -> Iterator[Arrangement]:
-    """One arrangement per distinct group of ``raw`` that can hold the winning tile."""
+    """One arrangement per distinct group of ``raw`` (plain concealed groups) that can hold
+    the winning tile: edge, closed, side, single, pung, then others; equal ones in order."""
     win = hand.win_tile
     places: list[tuple[int, int, str]] = []
-    seen: set[tuple[str, int]] = set()
-    for idx, (kind, first) in enumerate(raw):
-        if kind == "chow":
+    seen: list[Group] = []
+    for idx, g in enumerate(raw):
+        first = g.first
+        if g.chow:
             if not first <= win <= first + 2:
                 continue
-        elif kind == "knitted":
-            if win not in (first, first + 3, first + 6):
+        elif g.knitted:
+            if win != first and win != first + 3 and win != first + 6:
                 continue
         elif win != first:
             continue
-        if (kind, first) in seen:
+        if g in seen:
             continue
-        seen.add((kind, first))
-        wait = fixed_wait if fixed_wait is not None else _wait_of(kind, first, win)
-        if kind == "knitted" or kind == "single":
+        seen.append(g)
+        if g.knitted or g.single:
             wait = "none"
-        places.append((_PLACEMENT_ORDER.get(wait, 5), idx, wait))
-    places.sort()
-    plain = [make_group(k, f, True) for k, f in raw]
+        elif fixed_wait is not None:
+            wait = fixed_wait
+        else:
+            wait = _wait_of(g.kind, first, win)
+        places.append((_PLACEMENT_ORDER[wait], idx, wait))
+    if len(places) > 1:
+        places.sort()
+    self_drawn = hand.self_drawn
     for _, idx, wait in places:
-        kind, first = raw[idx]
-        win_group = make_group(kind, first, hand.self_drawn, False, True)
-        groups = list(plain)
+        g = raw[idx]
+        win_group = make_group(g.kind, g.first, self_drawn, False, True)
+        groups = list(raw)
         groups[idx] = win_group
-        groups += declared
-        sets = [g for g in groups if g.order >= 0]
-        sets.sort(key=_BY_ORDER)
-        yield Arrangement(shape.id, shape.kind, groups, win_group, wait, sets, [g for g in groups if g.pair])
+        if declared:
+            groups += declared
+        yield _new(shape.id, shape.kind, groups, win_group, wait)
 
 
 def _concealed_counts(hand: Hand) -> list[int]:
@@ -310,37 +468,60 @@ def _concealed_counts(hand: Hand) -> list[int]:
     return counts
 
 
-def _sets_and_pair(shape: ShapeSpec, hand: Hand, counts: list[int]) -> Iterator[Arrangement]:
+class _Prepared:
+    """What every matcher reads of one hand, computed once: the concealed counts (winning
+    tile included), the suit keys of those counts, the declared groups."""
+
+    __slots__ = ("counts", "keys", "declared", "size")
+
+    def __init__(self, hand: Hand, declared: list[Group] | None = None) -> None:
+        counts = [0] * 34
+        keys = [0, 0, 0, 0]
+        for k in hand.concealed:
+            counts[k] += 1
+            keys[SUIT_OF[k]] += UNIT_OF[k]
+        k = hand.win_tile
+        counts[k] += 1
+        keys[SUIT_OF[k]] += UNIT_OF[k]
+        self.counts = counts
+        self.keys = keys
+        self.size = len(hand.concealed) + 1
+        self.declared = _declared_groups(hand) if declared is None else declared
+
+
+def _sets_and_pair(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> Iterator[Arrangement]:
     need = shape.sets - len(hand.melds)
-    if need < 0:
+    if need < 0 or prep.size != 3 * need + 2:
         return
-    declared = _declared_groups(hand)
-    divisions = list(standard_decompositions(counts, need))
+    divisions = _divisions(prep.keys)
     if len(divisions) > 1:
         divisions.sort(key=_division_order)
+    declared = prep.declared
     for raw in divisions:
         yield from _place_win(shape, raw, hand, declared)
 
 
-def _division_order(raw: Sequence[tuple[str, int]]) -> list[tuple[int, int]]:
+def _division_order(raw: Sequence[Group]) -> list[tuple[int, int]]:
     """Divisions in increasing order of their sets (by first tile, a pung before a chow)."""
-    return sorted((first, 0 if kind == "pung" else 1) for kind, first in raw if kind != "pair")
+    return sorted((g.first, 0 if g.pung else 1) for g in raw if not g.pair)
 
 
-def _pairs(shape: ShapeSpec, hand: Hand, counts: list[int]) -> Iterator[Arrangement]:
+def _pairs(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> Iterator[Arrangement]:
+    counts = prep.counts
     if hand.melds or 1 in counts or 3 in counts:
         return
     raw = []
     for k, c in enumerate(counts):
         if c == 2 or (c == 4 and shape.quads_as_two_pairs):
-            raw.extend([("pair", k)] * (c // 2))
+            raw.extend([make_group("pair", k, True)] * (c // 2))
         elif c:
             return
     if len(raw) == shape.sets:
         yield from _place_win(shape, raw, hand, [], "single")
 
 
-def _unique_plus_pair(shape: ShapeSpec, hand: Hand, counts: list[int]) -> Iterator[Arrangement]:
+def _unique_plus_pair(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> Iterator[Arrangement]:
+    counts = prep.counts
     if hand.melds or 3 in counts or 4 in counts:
         return
     wanted = set(shape.tiles)
@@ -350,11 +531,12 @@ def _unique_plus_pair(shape: ShapeSpec, hand: Hand, counts: list[int]) -> Iterat
         return
     if sum(counts) != len(wanted) + 1:
         return
-    raw = [("pair" if counts[k] == 2 else "single", k) for k in sorted(wanted)]
+    raw = [make_group("pair" if counts[k] == 2 else "single", k, True) for k in sorted(wanted)]
     yield from _place_win(shape, raw, hand, [], "none")
 
 
-def _knitted_and_honors(shape: ShapeSpec, hand: Hand, counts: list[int]) -> Iterator[Arrangement]:
+def _knitted_and_honors(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> Iterator[Arrangement]:
+    counts = prep.counts
     if hand.melds or 2 in counts or 3 in counts or 4 in counts or sum(counts) != 14:
         return
     present = {k for k, c in enumerate(counts) if c}
@@ -362,30 +544,33 @@ def _knitted_and_honors(shape: ShapeSpec, hand: Hand, counts: list[int]) -> Iter
     for perm, kinds in zip(KNITTED_PERMS, KNITTED_SETS):
         if suited <= kinds:
             if len(suited) == 9:  # a complete knitted straight is three knitted runs
-                raw = [("knitted", perm[o] * 9 + o) for o in range(3)]
-                raw += [("single", k) for k in sorted(present - kinds)]
+                raw = [make_group("knitted", perm[o] * 9 + o, True) for o in range(3)]
+                raw += [make_group("single", k, True) for k in sorted(present - kinds)]
             else:
-                raw = [("single", k) for k in sorted(present)]
+                raw = [make_group("single", k, True) for k in sorted(present)]
             yield from _place_win(shape, raw, hand, [], "none")
             return
 
 
-def _knitted_sets_and_pair(shape: ShapeSpec, hand: Hand, counts: list[int]) -> Iterator[Arrangement]:
+def _knitted_sets_and_pair(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> Iterator[Arrangement]:
     if len(hand.melds) > shape.max_melds:
         return
+    counts = prep.counts
     if counts[0] + counts[9] + counts[18] == 0 or counts[8] + counts[17] + counts[26] == 0:
         return  # every knitted straight holds a 1 and a 9
-    declared = _declared_groups(hand)
+    declared = prep.declared
     need = shape.sets - 3 - len(hand.melds)
+    if need < 0 or prep.size != 3 * need + 11:
+        return
     for perm, kinds in zip(KNITTED_PERMS, KNITTED_KINDS):
         if not all(counts[k] for k in kinds):
             continue
-        rest = list(counts)
+        keys = list(prep.keys)
         for k in kinds:
-            rest[k] -= 1
-        knitted = [("knitted", perm[o] * 9 + o) for o in range(3)]
-        for raw in standard_decompositions(rest, need):
-            yield from _place_win(shape, knitted + raw, hand, declared)
+            keys[SUIT_OF[k]] -= UNIT_OF[k]
+        knitted = [make_group("knitted", perm[o] * 9 + o, True) for o in range(3)]
+        for raw in _divisions(keys):
+            yield from _place_win(shape, knitted + list(raw), hand, declared)
 
 
 _MATCHERS = {
@@ -399,10 +584,10 @@ _MATCHERS = {
 
 def arrangements(hand: Hand, shapes: Iterable[ShapeSpec]) -> list[Arrangement]:
     """Every arrangement of ``hand`` into any of ``shapes``; empty when it does not win."""
-    counts = _concealed_counts(hand)
+    prep = _Prepared(hand)
     out: list[Arrangement] = []
     for shape in shapes:
-        out.extend(_MATCHERS[shape.kind](shape, hand, counts))
+        out.extend(_MATCHERS[shape.kind](shape, hand, prep))
     return out
 
 
@@ -504,33 +689,39 @@ def _held_counts(hand: Hand) -> list[int]:
 def _standard_waits(held: Sequence[int], sets: int) -> Iterator[int]:
     """Kinds completing ``held`` into ``sets`` sets and a pair, one suit at a time.
 
-    Each suit's possible (sets, pairs) splits, and the tiles that would let it split,
-    come from per-suit caches; adding a tile changes one suit only, so the hand's waits
-    are a merge of small cached tables.
+    Each suit's possible (sets, pairs) forms, and the tiles that would let it split,
+    come from the per-suit tables; adding a tile changes one suit only, so the hand's
+    waits are a merge of small cached tables.
     """
-    if sets < 0 or sum(held) != 3 * sets + 1:
+    if sets < 0 or sum(held[:34]) != 3 * sets + 1:
         return
-    slices = [tuple(held[a:b]) for a, b, _ in _SUITS]
-    forms = [_forms(sl, honors) for sl, (_, _, honors) in zip(slices, _SUITS)]
-    broken = [s for s, f in enumerate(forms) if not f]
-    if len(broken) > 1:
-        return
-    for s, (a, b, honors) in enumerate(_SUITS):
-        if broken and broken[0] != s:
-            continue
-        sl = slices[s]
-        if not any(sl) and s < 3:
+    keys = suit_keys(held)
+    forms = [1, 1, 1, 1]  # an empty suit takes the form (0 sets, 0 pairs)
+    tables: list[SuitTable | None] = [None, None, None, None]
+    broken = -1
+    for s in range(4):
+        key = keys[s]
+        if key:
+            t = tables[s] = _TABLES[s].get(key) or suit_table(s, key)
+            forms[s] = t.forms
+            if not t.forms:
+                if broken >= 0:
+                    return
+                broken = s
+    want = 1 << (2 * sets + 1)
+    for s in range(4):
+        t = tables[s]
+        if t is None or (broken >= 0 and broken != s):
             continue  # a suit the hand does not hold cannot be completed by one tile
-        others = {(0, 0)}
-        for t, f in enumerate(forms):
-            if t != s and f is not _EMPTY_FORMS:
-                others = {(x + fx, y + fy) for x, y in others for fx, fy in f if y + fy <= 1}
+        others = 1
+        for q in range(4):
+            if q != s and forms[q] != 1:
+                others = _combine(others, forms[q])
         if not others:
             continue
-        wanted = {(sets - x, 1 - y) for x, y in others}
-        for j, got in _suit_waits(sl, honors):
-            if not wanted.isdisjoint(got):
-                yield a + j
+        for k, got in t.waits:
+            if _combine(others, got) & want:
+                yield k
 
 
 def _shape_waits(shape: ShapeSpec, held: list[int], melds: int, present: list[int]) -> Iterable[int]:

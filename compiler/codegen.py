@@ -35,8 +35,8 @@ def generate_evaluator(entries: list[tuple[int, Any]], what: str) -> Callable[[A
     order of its choices; the caller restores table order with a stable sort.
     """
     namespace: dict[str, Any] = dict(BASE_NAMESPACE)
-    namespace["COVER"] = cover
-    namespace["POSITIONS"] = positions
+    namespace["COVER"] = bit_cover
+    namespace["BITS"] = bits_of
     lines = ["def evaluate(c):", "    out = []"]
     loops: dict[tuple[str, int], list[tuple[int, Any]]] = {}
     for i, p in entries:
@@ -50,7 +50,7 @@ def generate_evaluator(entries: list[tuple[int, Any]], what: str) -> Callable[[A
             namespace[f"M{i}"] = cond.matches
             lines.append(f"    got = M{i}(c)")
             lines.append("    if got[1]:")
-            lines.append(f"        out.extend(COVER({i}, got[1], POSITIONS(c.groups, got[0])))")
+            lines.append(f"        out.extend(COVER({i}, got[1], BITS(c, got[0])))")
             continue
         src = cond.source if inline else f"F{i}(c)"
         if not inline:
@@ -81,7 +81,7 @@ def generate_evaluator(entries: list[tuple[int, Any]], what: str) -> Callable[[A
             lines.append("    " * (k + 2) + f"if {cond}:")
             lines.append("    " * (k + 3) + f"f{i}.append({choice})")
         lines.append("        if " + " or ".join(f"f{i}" for i, _ in group) + ":")
-        lines.append("            POS_ = POSITIONS(c.groups, G)")
+        lines.append(f"            POS_ = {_bits_source(domain)}")
         for i, _ in group:
             lines.append(f"            if f{i}:")
             lines.append(f"                out.extend(COVER({i}, f{i}, POS_))")
@@ -167,11 +167,38 @@ def hoist_common(lines: list[str]) -> list[str]:
 
 Instance = tuple[int, int, int]  # (pattern position, cover bit mask over the groups, count)
 
+#: Lists whose elements' bits (places in ``c.groups``) the context keeps: ``c._bits[name]``.
+_BIT_LISTS = frozenset({"groups", "sets", "chows", "pungs", "kongs", "pairs", "knitted"})
+_CONTEXT_LIST = re.compile(r"c\.(\w+)")
+
+
+def _bits_source(domain: str) -> str:
+    m = _CONTEXT_LIST.fullmatch(domain)
+    if m and m.group(1) in _BIT_LISTS:
+        return f"c._arr.bits_{m.group(1)}"
+    return "BITS(c, G)"
+
 
 def covers(i: int, ctx: Any, got: tuple[list[Any], list[tuple[int, ...]]]) -> list[Instance]:
     """Instances of combination pattern ``i`` from its chooser's answer: each with its cover."""
     domain, chosen = got
-    return cover(i, chosen, positions(ctx.groups, domain)) if chosen else []
+    return bit_cover(i, chosen, bits_of(ctx, domain)) if chosen else []
+
+
+def bit_cover(i: int, chosen: list[tuple[int, ...]], bits: list[int]) -> list[Instance]:
+    """One instance of pattern ``i`` per choice, covering the groups whose bits are ``bits[j]``."""
+    out = []
+    for choice in chosen:
+        mask = 0
+        for j in choice:
+            mask |= bits[j]
+        out.append((i, mask, 1))
+    return out
+
+
+def bits_of(ctx: Any, domain: list[Any]) -> list[int]:
+    """The bit of each element of ``domain`` in ``ctx.groups`` (equal groups: in turn); 0 if absent."""
+    return [1 << q if q >= 0 else 0 for q in positions(ctx.groups, domain)]
 
 
 def cover(i: int, chosen: list[tuple[int, ...]], places: list[int]) -> list[Instance]:

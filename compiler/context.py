@@ -82,30 +82,51 @@ class _NoGroup:
 NO_GROUP = _NoGroup()
 
 
+#: hand_suits for each combination of the three suit bits (m 1, p 2, s 4).
+_SUIT_SETS = tuple(frozenset(s for s, bit in (("m", 1), ("p", 2), ("s", 4)) if n & bit) for n in range(8))
+_NUM_TILES = len(TILES)
+
+
 class HandContext:
     """One arrangement of one hand, as pattern expressions read it."""
 
-    def __init__(self, hand: Hand, arr: Arrangement | None, shapes: Sequence[ShapeSpec]) -> None:
+    def __init__(self, hand: Hand, arr: Arrangement | None, shapes: Sequence[ShapeSpec],
+                 declared: list[Any] | None = None) -> None:
         self._hand = hand
-        self._shapes = tuple(shapes)
+        self._shapes = shapes if type(shapes) is tuple else tuple(shapes)
         self._waits: list[Any] | None = None
         self._unique: bool | None = None
-        all_tiles = hand.all_tiles
-        self.tiles = [TILES[k] for k in all_tiles]
-        self.concealed_tiles = [TILES[k] for k in hand.concealed] + [TILES[hand.win_tile]]
-        mask = concealed = 1 << hand.win_tile
-        for k in hand.concealed:
-            concealed |= 1 << k
-        counts = [0] * (len(TILES) + 1)
-        for k in all_tiles:
-            mask |= 1 << k
+        win = hand.win_tile
+        concealed = hand.concealed
+        counts = [0] * (_NUM_TILES + 1)
+        cmask = 1 << win
+        for k in concealed:
             counts[k] += 1
+            cmask |= 1 << k
+        counts[win] += 1
+        self.concealed_tiles = ctiles = [TILES[k] for k in concealed]
+        ctiles.append(TILES[win])
+        mask = cmask
+        melds = hand.melds
+        if melds:
+            tiles = list(ctiles)
+            for m in melds:
+                for k in m.tiles:
+                    counts[k] += 1
+                    mask |= 1 << k
+                    tiles.append(TILES[k])
+            self.tiles = tiles
+            self.declared = declared if declared is not None else [
+                make_group(m.kind, m.tiles[0], m.concealed, True) for m in melds]
+        else:
+            self.tiles = list(ctiles)
+            self.declared = []
         self._tiles_counts = counts
         self._tiles_mask = mask
-        self._concealed_mask = concealed
-        self.hand_suits = frozenset(suit for suit, bits in _SUIT_MASKS if mask & bits)
-        self.win = TILES[hand.win_tile]
-        self.declared = [make_group(m.kind, m.tiles[0], m.concealed, True) for m in hand.melds]
+        self._concealed_mask = cmask
+        self.hand_suits = _SUIT_SETS[(1 if mask & 0x1FF else 0) | (2 if mask & 0x3FE00 else 0)
+                                     | (4 if mask & 0x7FC0000 else 0)]
+        self.win = TILES[win]
         self.self_drawn = hand.self_drawn
         self.kong_replacement = hand.kong_replacement
         self.robbing_kong = hand.robbing_kong
@@ -114,15 +135,15 @@ class HandContext:
         self.seat_wind = TILES[hand.seat_wind]
         self.round_wind = TILES[hand.round_wind]
         self.seat = hand.seat_wind - 26
-        self.flowers = [TILES[k] for k in hand.flowers]
+        self.flowers = [TILES[k] for k in hand.flowers] if hand.flowers else []
         self.missing_suit = hand.missing_suit or ""
         if arr is not None:
             self._arrange(arr)
 
     @classmethod
-    def for_hand(cls, hand: Hand, shapes: Sequence[ShapeSpec]) -> "HandContext":
+    def for_hand(cls, hand: Hand, shapes: Sequence[ShapeSpec], declared: list[Any] | None = None) -> "HandContext":
         """The hand's facts only (no arrangement): what hand-level conditions read."""
-        return cls(hand, None, shapes)
+        return cls(hand, None, shapes, declared)
 
     def arranged(self, arr: Arrangement) -> "HandContext":
         """A context for ``arr`` sharing this hand's facts (and its lazily computed waits)."""
@@ -150,6 +171,7 @@ class HandContext:
         self.knitted = arr.knitted
         self.win_group = arr.win_group if arr.win_group is not None else NO_GROUP
         self.wait = arr.wait
+        self._arr = arr
 
     def _root(self) -> "HandContext":
         return self.__dict__.get("_facts", self)

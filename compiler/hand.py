@@ -172,8 +172,8 @@ def _or_default(obj: dict[str, Any], name: str, default: Any) -> Any:
     return default if value is None else value
 
 
-def from_json(obj: Any) -> Hand:
-    """The scoring input object of contracts.md; unknown fields are ignored."""
+def _from_json(obj: Any) -> Hand:
+    """:func:`from_json`, every field checked in turn (the path that explains bad input)."""
     if not isinstance(obj, dict):
         raise HandError("expected a JSON object")
     if "hand" not in obj:
@@ -215,6 +215,124 @@ def from_json(obj: Any) -> Hand:
         **flags,
     )
     return validate(hand)
+
+
+#: Codes of the playable kinds (bonus tiles excluded) and of the bonus tiles.
+_PLAYABLE_CODES: dict[str, int] = {code: k for code, k in KINDS.items() if not is_bonus(k)}
+_BONUS_CODES: dict[str, int] = {code: k for code, k in KINDS.items() if is_bonus(k)}
+_WIND_CODES: dict[str, int] = {letter: 27 + i for i, letter in enumerate(WIND_LETTERS)}
+_MISSING_SUITS = (None, "m", "p", "s")
+_FIELDS = tuple(f for f in Hand.__dataclass_fields__)
+#: Declared sets already checked, by (type, tiles as given, concealed flag): a few hundred at most.
+_MELDS: dict[tuple[Any, ...], Meld] = {}
+_new_object = object.__new__
+
+
+def _known_meld(m: Any) -> Meld | None:
+    """The checked Meld of a well-formed set object, or None (then the full check explains)."""
+    if type(m) is not dict:
+        return None
+    tiles = m.get("tiles")
+    concealed = m.get("concealed", False)
+    if type(tiles) is not list or type(concealed) is not bool:
+        return None
+    try:
+        key = (m.get("type"), tuple(tiles), concealed)
+        meld = _MELDS.get(key)
+        if meld is None:
+            kind = key[0]
+            meld = _meld(kind, [_PLAYABLE_CODES[t] for t in tiles], concealed and kind == "kong", "")
+            if len(_MELDS) < 4096:
+                _MELDS[key] = meld
+    except (KeyError, TypeError, HandError):
+        return None
+    return meld
+
+
+def _hand_of(values: tuple[Any, ...]) -> Hand:
+    """A Hand from its field values, built without the frozen dataclass's per-field checks."""
+    hand = _new_object(Hand)
+    hand.__dict__.update(zip(_FIELDS, values))
+    return hand
+
+
+def from_json(obj: Any) -> Hand:
+    """The scoring input object of contracts.md; unknown fields are ignored.
+
+    A well-formed request takes a direct path (tile codes looked up, checked sets reused,
+    the counts checked in one pass); anything unusual goes through :func:`_from_json`,
+    which checks every field in turn and says which part is wrong.
+    """
+    if type(obj) is not dict:
+        return _from_json(obj)
+    get = obj.get
+    try:
+        hand_in = obj["hand"]
+        if type(hand_in) is not list:
+            return _from_json(obj)
+        concealed = tuple(map(_PLAYABLE_CODES.__getitem__, hand_in))
+        win = _PLAYABLE_CODES[obj["win_tile"]]
+    except (KeyError, TypeError):
+        return _from_json(obj)
+    melds_in = get("melds")
+    melds: tuple[Meld, ...] = ()
+    if melds_in:
+        if type(melds_in) is not list:
+            return _from_json(obj)
+        out = []
+        for m in melds_in:
+            meld = _known_meld(m)
+            if meld is None:
+                return _from_json(obj)
+            out.append(meld)
+        melds = tuple(out)
+    if len(concealed) + 3 * len(melds) != 13:
+        return _from_json(obj)
+    flowers_in = get("flowers")
+    flowers: tuple[int, ...] = ()
+    if flowers_in:
+        if type(flowers_in) is not list:
+            return _from_json(obj)
+        try:
+            flowers = tuple(map(_BONUS_CODES.__getitem__, flowers_in))
+        except (KeyError, TypeError):
+            return _from_json(obj)
+        if len(set(flowers)) != len(flowers):
+            return _from_json(obj)
+    self_drawn = get("self_drawn")
+    last_tile_of_kind = get("last_tile_of_kind")
+    kong_replacement = get("kong_replacement")
+    robbing_kong = get("robbing_kong")
+    last_wall_tile = get("last_wall_tile")
+    for flag in (self_drawn, last_tile_of_kind, kong_replacement, robbing_kong, last_wall_tile):
+        if flag is not None and flag is not True and flag is not False:
+            return _from_json(obj)
+    if robbing_kong and (self_drawn or kong_replacement):
+        return _from_json(obj)
+    if kong_replacement and not (self_drawn and any(m.kind == "kong" for m in melds)):
+        return _from_json(obj)
+    seat = get("seat_wind")
+    rnd = get("round_wind")
+    try:
+        seat_wind = 27 if seat is None else _WIND_CODES[seat]
+        round_wind = 27 if rnd is None else _WIND_CODES[rnd]
+    except (KeyError, TypeError):
+        return _from_json(obj)
+    missing = get("missing_suit")
+    if missing not in _MISSING_SUITS or (missing is not None and type(missing) is not str):
+        return _from_json(obj)
+    counts = [0] * NUM_KINDS
+    counts[win] = 1
+    for k in concealed:
+        counts[k] += 1
+    for m in melds:
+        for k in m.tiles:
+            counts[k] += 1
+    if max(counts) > 4:
+        return _from_json(obj)
+    return _hand_of((concealed, melds, win, flowers, self_drawn is True, seat_wind, round_wind,
+                     last_tile_of_kind is True, kong_replacement is True, robbing_kong is True,
+                     last_wall_tile is True, missing, {}))
 
 
 def to_json(hand: Hand) -> dict[str, Any]:

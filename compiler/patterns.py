@@ -107,14 +107,30 @@ class Fan(NamedTuple):
         return {"id": self.id, "value": self.value, "count": self.count}
 
 
-@dataclass
 class Evaluation:
-    """The patterns one arrangement scores, after exclusions."""
+    """The patterns one arrangement scores, after exclusions.
 
-    fans: list[Fan]
-    total: int  # before any cap
-    minimum_points: int  # the part that counts toward the minimum
-    limit: bool
+    ``scored`` holds (pattern position, value per instance, count) in table order; the
+    :class:`Fan` list is built when asked for (the scorer asks only of the best one).
+    """
+
+    __slots__ = ("scored", "total", "minimum_points", "limit", "_table", "_fans")
+
+    def __init__(self, scored: list[tuple[int, int, int]], total: int, minimum_points: int, limit: bool,
+                 table: "PatternTable") -> None:
+        self.scored = scored
+        self.total = total  # before any cap
+        self.minimum_points = minimum_points  # the part that counts toward the minimum
+        self.limit = limit
+        self._table = table
+        self._fans: list[Fan] | None = None
+
+    @property
+    def fans(self) -> list[Fan]:
+        if self._fans is None:
+            patterns = self._table.patterns
+            self._fans = [Fan(patterns[i].id, value, n, patterns[i].toward_minimum) for i, value, n in self.scored]
+        return self._fans
 
 
 @dataclass(frozen=True)
@@ -174,6 +190,8 @@ class PatternTable:
         self._repl = [tuple((pos[x], k) for x, k in p.replaces.items() if x in pos) for p in patterns]
         self._combination = [p.combination for p in patterns]
         self._toward_minimum = [p.toward_minimum for p in patterns]
+        self._effects = [bool(self._excl[i] or self._repl[i]) for i in range(len(patterns))]
+        self._values = [p.value if type(p.value) is int else None for p in patterns]
         self._plans: dict[str, _Plan] = {}
         self._hand_fn: Callable[[Any], list[Instance]] | None = None
 
@@ -197,7 +215,10 @@ class PatternTable:
     def preferred(self, ev: Evaluation) -> bool:
         """Whether ``ev`` scores a pattern that ``principles.prefer`` favours in a tie."""
         prefer = self.principles.prefer
-        return bool(prefer) and any(f.id in prefer for f in ev.fans)
+        if not prefer:
+            return False
+        patterns = self.patterns
+        return any(patterns[i].id in prefer for i, _, _ in ev.scored)
 
     def _plan(self, shape: str) -> _Plan:
         plan = self._plans.get(shape)
@@ -250,22 +271,16 @@ class PatternTable:
         for i, p in plan.limits:
             if self._found(i, p, ctx, memo):
                 value = p.value_of(ctx)
-                return Evaluation([Fan(p.id, value, 1, p.toward_minimum)], value,
-                                  value if p.toward_minimum else 0, True)
-        skip = plan.skip
+                return Evaluation([(i, value, 1)], value, value if p.toward_minimum else 0, True, self)
         found = self._hand_found(ctx, memo)
+        skip = plan.skip
         if skip:
             found = [x for x in found if x[0] not in skip]
         more = plan.arrangement_fn(ctx)
         if more:
             found = found + more
             found.sort(key=_FIRST)
-        accepted = self._resolve(found) if found else []
-        counts: dict[int, int] = {}
-        for i, _, n in accepted:
-            if n > 0:
-                counts[i] = counts.get(i, 0) + n
-        patterns = self.patterns
+        counts = self._resolve(found) if found else {}
         if plan.fallbacks:
             toward = self._toward_minimum
             for i in counts:
@@ -275,27 +290,31 @@ class PatternTable:
                 for i, p in plan.fallbacks:
                     for j, _, n in self._found(i, p, ctx, memo):
                         counts[j] = counts.get(j, 0) + n
-        fans = []
+        values = self._values
+        toward = self._toward_minimum
+        scored = []
         total = minimum_points = 0
         for i in sorted(counts):
-            p = patterns[i]
             n = counts[i]
-            value = p.value if type(p.value) is int else p.value_of(ctx)
-            fans.append(Fan(p.id, value, n, p.toward_minimum))
+            value = values[i]
+            if value is None:
+                value = self.patterns[i].value_of(ctx)
+            scored.append((i, value, n))
             total += value * n
-            if p.toward_minimum:
+            if toward[i]:
                 minimum_points += value * n
-        return Evaluation(fans, total, minimum_points, False)
+        return Evaluation(scored, total, minimum_points, False, self)
 
-    def _resolve(self, found: list[Any]) -> list[Instance]:
+    def _resolve(self, found: list[Any]) -> dict[int, int]:
         """Apply exclusions, replacements and principles to the instances, in table order.
 
-        ``found`` holds (pattern position, cover, count) in table order; the result holds
-        the accepted instances as mutable [position, cover, count] (count 0: removed).
+        ``found`` holds (pattern position, cover, count) in table order; the result is the
+        accepted count of each pattern (patterns whose instances were all removed absent).
         """
         combination = self._combination
         excl = self._excl
         repl = self._repl
+        effects = self._effects
         account_once = self.principles.account_once
         non_identical = self.principles.non_identical
         accepted: list[Instance] = []
@@ -307,7 +326,7 @@ class PatternTable:
         for i, mask, n in found:
             if i in dead:
                 continue
-            if mask and i in dead_within and any(mask & ~m == 0 for m in dead_within[i]):
+            if dead_within and mask and i in dead_within and any(mask & ~m == 0 for m in dead_within[i]):
                 continue
             if debt and debt.get(i):
                 take = min(debt[i], n)
@@ -315,26 +334,37 @@ class PatternTable:
                 n -= take
                 if not n:
                     continue
-            group = combination[i]
-            if mask and group is not None:
-                if non_identical:
-                    if used.get(i, 0) & mask:
-                        continue
-                    used[i] = used.get(i, 0) | mask
-                if account_once and mask & (mask - 1):
-                    roots = set()
-                    for j in _bits(mask):
-                        node = (group, j)
-                        while node in parent:
-                            node = parent[node]
-                        roots.add(node)
-                    if len(roots) < bin(mask).count("1"):
-                        if non_identical:
-                            used[i] &= ~mask
-                        continue
-                    first, *rest = roots
-                    for r in rest:
-                        parent[r] = first
+            if mask:
+                group = combination[i]
+                if group is not None:
+                    if non_identical:
+                        if used.get(i, 0) & mask:
+                            continue
+                        used[i] = used.get(i, 0) | mask
+                    if account_once and mask & (mask - 1):
+                        roots = set()
+                        bits = 0
+                        m = mask
+                        j = 0
+                        while m:
+                            if m & 1:
+                                bits += 1
+                                node = (group, j)
+                                while node in parent:
+                                    node = parent[node]
+                                roots.add(node)
+                            m >>= 1
+                            j += 1
+                        if len(roots) < bits:
+                            if non_identical:
+                                used[i] &= ~mask
+                            continue
+                        first, *rest = roots
+                        for r in rest:
+                            parent[r] = first
+            if not effects[i]:
+                accepted.append([i, mask, n])
+                continue
             accepted.append([i, mask, n])
             # Instances are in table order: only a pattern listed earlier (q < i) can
             # already have accepted instances to take back.
@@ -364,7 +394,11 @@ class PatternTable:
                             break
                 if left:
                     debt[q] = debt.get(q, 0) + left
-        return accepted
+        counts: dict[int, int] = {}
+        for i, _, n in accepted:
+            if n > 0:
+                counts[i] = counts.get(i, 0) + n
+        return counts
 
 
 _FIRST = itemgetter(0)

@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, TYPE_CHECKING
 
-from .arrangements import Arrangement, arrangements, completes
+from .arrangements import _MATCHERS, Arrangement, _Prepared, completes
 from .context import HandContext
 from .hand import Hand, HandError
 from .patterns import Evaluation, Fan
@@ -50,6 +50,11 @@ class Scorer:
         self.has_bonus = has_bonus
         self.copies = copies
         self.table.configure(scoring.principles)
+        self._playable_mask = sum(1 << k for k in playable)
+        counted = {copies[k] for k in playable}
+        # One number of copies for every playable kind: the tile check is one max().
+        self._uniform_copies = counted.pop() if len(counted) == 1 else None
+        self._matchers = [(_MATCHERS[s.kind], s) for s in self.shapes]
 
     def check_tiles(self, hand: Hand) -> None:
         """Reject tiles the variant does not have, and more copies than it has."""
@@ -66,33 +71,51 @@ class Scorer:
         return completes(concealed_counts, melds, self.shapes)
 
     def score(self, hand: Hand) -> ScoreResult:
-        self.check_tiles(hand)
-        arrs = arrangements(hand, self.shapes)
+        valid, total, ev, arr, reason = self.evaluate_hand(hand)
+        if ev is None or arr is None:
+            return ScoreResult(False, 0, reason=reason)
+        return ScoreResult(valid, total, ev.fans, ev.total, ev.minimum_points, arr.describe(), arr.shape, reason)
+
+    def evaluate_hand(self, hand: Hand) -> tuple[bool, int, Evaluation | None, Arrangement | None, str | None]:
+        """(valid, total after the cap, the best arrangement's evaluation, that arrangement,
+        why the hand is not valid): :meth:`score` without building its result object.
+        The evaluation is None when the hand does not win."""
+        facts = HandContext(hand, None, self.shapes)
+        if (facts._tiles_mask & ~self._playable_mask or self._uniform_copies is None
+                or max(facts._tiles_counts) > self._uniform_copies or (hand.flowers and not self.has_bonus)):
+            self.check_tiles(hand)  # the message names the first offending tile
+        prep = _Prepared(hand, facts.declared)
+        arrs: list[Arrangement] = []
+        for matcher, shape in self._matchers:
+            arrs.extend(matcher(shape, hand, prep))
         if not arrs:
-            return ScoreResult(False, 0, reason="not a winning shape")
-        best: tuple[Evaluation, Arrangement] | None = None
+            return False, 0, None, None, "not a winning shape"
+        table = self.table
+        valid_when = self.scoring.valid_when
+        best: Evaluation | None = None
+        best_arr: Arrangement | None = None
         rejected: str | None = None
-        facts = HandContext.for_hand(hand, self.shapes)
-        memo: dict[int, list] = {}  # hand-level pattern results, shared by the arrangements
+        memo: dict[Any, Any] = {}  # hand-level pattern results, shared by the arrangements
         for arr in arrs:
             ctx = facts.arrange(arr)
-            failed = next((reason for cond, reason in self.scoring.valid_when if not cond.fn(ctx)), None)
-            if failed is not None:
-                rejected = failed
-                continue
-            ev = self.table.evaluate(ctx, memo)
-            if best is None or (ev.limit, ev.total) > (best[0].limit, best[0].total):
-                best = (ev, arr)
-            elif ((ev.limit, ev.total) == (best[0].limit, best[0].total)
-                  and self.table.preferred(ev) and not self.table.preferred(best[0])):
-                best = (ev, arr)
+            if valid_when:
+                failed = next((reason for cond, reason in valid_when if not cond.fn(ctx)), None)
+                if failed is not None:
+                    rejected = failed
+                    continue
+            ev = table.evaluate(ctx, memo)
+            if best is None or (ev.limit, ev.total) > (best.limit, best.total):
+                best, best_arr = ev, arr
+            elif ((ev.limit, ev.total) == (best.limit, best.total)
+                  and table.preferred(ev) and not table.preferred(best)):
+                best, best_arr = ev, arr
         if best is None:
-            return ScoreResult(False, 0, reason=rejected)
-        ev, arr = best
-        cap = self.scoring.cap
-        total = min(ev.total, cap) if cap is not None else ev.total
-        valid = ev.minimum_points >= self.scoring.minimum
-        reason = None if valid else (
-            f"below the minimum: {ev.minimum_points} {self.scoring.unit} counted toward it, {self.scoring.minimum} needed"
-        )
-        return ScoreResult(valid, total, ev.fans, ev.total, ev.minimum_points, arr.describe(), arr.shape, reason)
+            return False, 0, None, None, rejected
+        scoring = self.scoring
+        cap = scoring.cap
+        total = min(best.total, cap) if cap is not None else best.total
+        if best.minimum_points >= scoring.minimum:
+            return True, total, best, best_arr, None
+        reason = (f"below the minimum: {best.minimum_points} {scoring.unit} counted toward it, "
+                  f"{scoring.minimum} needed")
+        return False, total, best, best_arr, reason

@@ -103,33 +103,83 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+class LineEncoder:
+    """The contract's output line for a hand, written from prebuilt pieces.
+
+    The text is exactly ``json.dumps(result_json(variant, hand)) + "\n"``: each pattern's
+    ``{"id": ..., "value": `` prefix is encoded once, numbers are written as json writes
+    integers, and anything else (a value that is not an integer) goes through json.dumps.
+    """
+
+    def __init__(self, variant: Any) -> None:
+        self.variant = variant
+        self.evaluate = variant.scorer.evaluate_hand
+        self.prefixes = [f'{{"id": {json.dumps(p.id)}, "value": ' for p in variant.scorer.table.patterns]
+        self.base = variant.settlement.base.fn
+
+    def __call__(self, hand: Hand) -> str:
+        valid, total, ev, _, _ = self.evaluate(hand)
+        if ev is None:
+            return _NOT_A_WIN
+        prefixes = self.prefixes
+        parts = []
+        for i, value, n in ev.scored:
+            if type(value) is not int or type(n) is not int:
+                return json.dumps(result_json(self.variant, hand)) + "\n"
+            parts.append(f'{prefixes[i]}{value}, "count": {n}}}')
+        if type(total) is not int:
+            return json.dumps(result_json(self.variant, hand)) + "\n"
+        text = f'{{"valid": {"true" if valid else "false"}, "total": {total}, "fans": [{", ".join(parts)}]'
+        if valid:
+            try:
+                base = self.base(_Total(total))
+            except ArithmeticError:
+                pass
+            else:
+                text += f', "base": {base if type(base) is int else json.dumps(base)}'
+        return text + "}\n"
+
+
+_NOT_A_WIN = '{"valid": false, "total": 0, "fans": []}\n'
+
+
 def jsonl(variant: Any, source: IO[bytes], out: IO[str]) -> int:
     """Answer each non-blank line of ``source`` with one JSON line on ``out``, flushing as it goes."""
+    encode = LineEncoder(variant)
+    write = out.write
+    flush = out.flush
     for number, raw in enumerate(source, 1):
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            answer: dict[str, Any] = {"error": f"line {number}: not UTF-8 text (byte {exc.start + 1})"}
+            text = json.dumps({"error": f"line {number}: not UTF-8 text (byte {exc.start + 1})"}) + "\n"
         else:
             if not line.strip():
                 continue
-            answer = _answer(variant, line, number)
-        out.write(json.dumps(answer) + "\n")
-        out.flush()
+            text = _answer(encode, line, number)
+        write(text)
+        flush()
     return 0
 
 
-def _answer(variant: Any, line: str, number: int) -> dict[str, Any]:
+def _answer(encode: LineEncoder, line: str, number: int) -> str:
     try:
-        return result_json(variant, from_json(json.loads(line)))
+        return encode(from_json(_loads(line)))
     except json.JSONDecodeError as exc:
-        return {"error": f"line {number}: not JSON: {exc.msg} at column {exc.colno}"}
+        return _error(f"line {number}: not JSON: {exc.msg} at column {exc.colno}")
     except INPUT_ERRORS as exc:
-        return {"error": f"line {number}: {exc}"}
+        return _error(f"line {number}: {exc}")
     except RecursionError:
-        return {"error": f"line {number}: the request nests too deeply"}
+        return _error(f"line {number}: the request nests too deeply")
     except Exception as exc:  # an engine bug answers this line and the batch goes on
-        return {"error": f"line {number}: internal error: {type(exc).__name__}: {exc}"}
+        return _error(f"line {number}: internal error: {type(exc).__name__}: {exc}")
+
+
+_loads = json.loads
+
+
+def _error(message: str) -> str:
+    return json.dumps({"error": message}) + "\n"
 
 
 # ------------------------------------------------------------ readable table
