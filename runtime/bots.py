@@ -16,8 +16,10 @@ from compiler.arrangements import ShapeSpec
 from compiler.tiles import SUITS
 
 from .actions import Action, Decision
-from .shanten import (_KEY_TABLE, SUIT_OF, pairs_shanten, rests_of, standard_shanten_keys, suit_discards, suit_keys,
+from .shanten import (_KEY_TABLE, SUIT_OF, WEIGHT, pairs_shanten, rests_of, standard_shanten_keys, suit_discards, suit_keys,
                       table_of, unique_shanten)
+
+_WIN = Action("win")
 
 KINDS = ("baseline", "random", "ai", "ai:easy", "ai:strong")
 
@@ -52,54 +54,64 @@ class Evaluator:
 
     def discards(self, counts: list[int], melds: int, kinds: Sequence[int],
                  keys: Sequence[int] | None = None) -> dict[int, int]:
-        """Shanten after discarding one tile of each kind in ``kinds``.
+        """Shanten after discarding one tile of each kind in ``kinds`` (see :meth:`values`)."""
+        return dict(zip(kinds, self.values(counts, melds, kinds, keys)))
 
-        Standard shapes first, looking up again only the suit a discard changes (its key less
-        the kind's weight) against the merged table of the other suits; the special shapes only
-        when their bound (a discard never lowers their shanten below the value for the whole
-        hand) could still beat the best standard result.
+    def values(self, counts: list[int], melds: int, kinds: Sequence[int],
+               keys: Sequence[int] | None = None) -> list[int]:
+        """Shanten after discarding one tile of each kind in ``kinds``, in that order.
+
+        Standard shapes first: per suit, one cached row (the shanten after discarding each
+        offset of that suit, against the merged table of the other suits); the special shapes
+        only when their bound (a discard never lowers their shanten below the value for the
+        whole hand) could still beat the best standard result.
         """
-        out = {k: 99 for k in kinds}
+        out = [99] * len(kinds)
         if self.standard:
             if keys is None:
                 keys = suit_keys(counts)
             get = _KEY_TABLE.get
-            tabs = [get(key) for key in keys]
-            for i, t in enumerate(tabs):
-                if t is None:
-                    tabs[i] = table_of(keys[i])
-            rests = rests_of(tabs)  # type: ignore[arg-type]
-            needs = [sets - melds for sets in self.standard]
-            rows: dict[int, Sequence[int]] = {}
-            for k in kinds:
+            t0, t1, t2, t3 = get(keys[0]), get(keys[1]), get(keys[2]), get(keys[3])
+            if t0 is None or t1 is None or t2 is None or t3 is None:
+                t0, t1, t2, t3 = (table_of(key) for key in keys)
+            rests = rests_of((t0, t1, t2, t3))  # type: ignore[arg-type]
+            rows: list[Any] = [None, None, None, None]
+            single = len(self.standard) == 1
+            need = self.standard[0] - melds
+            for i, k in enumerate(kinds):
                 suit = SUIT_OF[k]
-                row = rows.get(suit)
+                row = rows[suit]
                 if row is None:
-                    row = suit_discards(rests[suit], keys[suit], needs[0])
-                    for need in needs[1:]:
-                        row = [min(a, b) for a, b in zip(row, suit_discards(rests[suit], keys[suit], need))]
+                    if single:
+                        row = suit_discards(rests[suit], keys[suit], need)
+                    else:
+                        row = [min(vs) for vs in zip(*(suit_discards(rests[suit], keys[suit], sets - melds)
+                                                     for sets in self.standard))]
                     rows[suit] = row
-                out[k] = row[k - 9 * suit]
-        if melds or not (self.pairs or self.unique) or min(self._special(counts, 0), 99) > min(out.values()):
+                out[i] = row[k - 9 * suit]
+        if melds or not (self.pairs or self.unique) or self._special(counts, 0) > min(out, default=99):
             return out
-        kinds_held = sum(1 for c in counts if c)
+        kinds_held = len(counts) - counts.count(0)
         pair_info = [(sets, quads, sum(c // 2 if quads else c >= 2 for c in counts)) for sets, quads in self.pairs]
         unique_info = [(tiles, sum(1 for t in tiles if counts[t]), [t for t in tiles if counts[t] >= 2])
                        for tiles in self.unique]
-        for k in kinds:
-            best = out[k]
+        for i, k in enumerate(kinds):
+            best = out[i]
             c = counts[k]
             for sets, quads, pairs in pair_info:
                 after = pairs - (1 if (c % 2 == 0 if quads else c == 2) else 0)
                 held = kinds_held - (c == 1)
                 value = sets - 1 - after + (0 if quads else max(0, sets - held))
-                best = min(best, value)
+                if value < best:
+                    best = value
             for tiles, present, doubled in unique_info:
                 inside = k in tiles
                 p_after = present - (1 if inside and c == 1 else 0)
                 has_pair = len(doubled) > 1 or (len(doubled) == 1 and (doubled[0] != k or c > 2))
-                best = min(best, len(tiles) - p_after - (1 if has_pair else 0))
-            out[k] = best
+                value = len(tiles) - p_after - (1 if has_pair else 0)
+                if value < best:
+                    best = value
+            out[i] = best
         return out
 
 
@@ -141,8 +153,9 @@ class BaselineBot:
             counts = deal.counts[decision.seat]
             held = [sum(counts[i * 9:(i + 1) * 9]) for i in range(3)]
             return Action("missing_suit", suit=SUITS[held.index(min(held))])
-        if any(o.do == "win" for o in options):
-            return Action("win")
+        for o in options:
+            if o.do == "win":
+                return _WIN
         if decision.kind == "turn":
             return self._turn(deal, decision)
         if decision.kind == "claim":
@@ -151,9 +164,9 @@ class BaselineBot:
 
     def _best_discard(self, ev: Evaluator, counts: list[int], melds: int, kinds: Sequence[int],
                       keys: Sequence[int] | None = None, steer: bool = False) -> tuple[int, int]:
-        scores = ev.discards(counts, melds, kinds, keys)
-        best = min(scores.values())
-        tied = [k for k in kinds if scores[k] == best]
+        values = ev.values(counts, melds, kinds, keys)
+        best = min(values)
+        tied = [k for k, v in zip(kinds, values) if v == best]
         if len(tied) > 1 and steer:
             # The variant has a minimum: among equally good discards, give up the suits held least
             # first (toward one suit and honors, the usual way to reach a minimum), keeping honors.
@@ -173,13 +186,17 @@ class BaselineBot:
         ev = self._eval(deal)
         counts = deal.counts[seat]
         melds = len(deal.melds[seat])
-        kinds = [o.tile for o in decision.options if o.do == "discard"]
+        kinds = []
+        kongs = []
+        for o in decision.options:
+            if o.do == "discard":
+                kinds.append(o.tile)
+            elif o.do == "kong":
+                kongs.append(o)
         keys = deal.keys[seat] if hasattr(deal, "keys") else None
         best, kind = self._best_discard(ev, counts, melds, kinds, keys,  # type: ignore[arg-type]
                                         self._steers(deal))
-        for o in decision.options:
-            if o.do != "kong":
-                continue
+        for o in kongs:
             k = o.tile
             assert k is not None
             if counts[k] == 4:
@@ -204,7 +221,8 @@ class BaselineBot:
         melds = len(deal.melds[seat])
         kind = decision.tile
         assert kind is not None
-        now = ev.shanten(counts, melds, deal.keys[seat] if hasattr(deal, "keys") else None)
+        keys = list(deal.keys[seat]) if hasattr(deal, "keys") else suit_keys(counts)
+        now = ev.shanten(counts, melds, keys)
         choice = Action("pass")
         for o in decision.options:
             if o.do in ("pung", "kong"):
@@ -215,15 +233,17 @@ class BaselineBot:
                 continue
             for k in used:
                 counts[k] -= 1
+                keys[SUIT_OF[k]] -= WEIGHT[k]
             if o.do == "kong":
-                after = ev.shanten(counts, melds + 1)
+                after = ev.shanten(counts, melds + 1, keys)
                 good = after <= now
             else:
                 kinds = [k for k in range(34) if counts[k]]
-                after = min(ev.discards(counts, melds + 1, kinds).values()) if kinds else 99
+                after = min(ev.values(counts, melds + 1, kinds, keys)) if kinds else 99
                 good = after < now
             for k in used:
                 counts[k] += 1
+                keys[SUIT_OF[k]] += WEIGHT[k]
             if good:
                 return o
         return choice
