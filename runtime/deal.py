@@ -32,6 +32,11 @@ _WINNER_WORDS = {1: "one_won", 2: "two_won", 3: "three_won"}
 
 #: Options are immutable: one object per discard kind is enough.
 _DISCARDS = tuple(Action("discard", tile=k) for k in range(34))
+_WIN = Action("win")
+_PASS = Action("pass")
+#: For each suited kind, the pairs of kinds from hand that chow it.
+_CHOW_PAIRS = tuple(tuple((k + a, k + b) for a, b in ((-2, -1), (-1, 1), (1, 2)) if 0 <= k % 9 + a and k % 9 + b <= 8)
+                    if k < 27 else () for k in range(34))
 
 #: A possible win: the score and the event flags it was scored with.
 _Win = tuple[ScoreResult, dict[str, bool]]
@@ -157,7 +162,16 @@ class Deal:
         self._standard_sets = tuple(shape.sets for shape in self.shapes if shape.kind == "sets_and_pair")
         self._special_shapes = tuple(shape for shape in self.shapes if shape.kind != "sets_and_pair")
         self._playable_set = frozenset(self.playable)
+        # Each seat's waits with the hand they were computed for (suit keys and number of sets):
+        # a hand that comes back (the drawn tile discarded) finds them again.
         self._waits: list[tuple[tuple[int, ...], frozenset[int]] | None] = [None] * self.n
+        kongs = self.play.kongs
+        self._kong_concealed = bool(kongs.get("concealed", True))
+        self._kong_added = bool(kongs.get("added", True))
+        self._kong_exposed = bool(kongs.get("exposed", True))
+        self._block_win = "win" in self.blocks
+        self._block_pung = "pung" in self.blocks
+        self._block_kong = "kong" in self.blocks
         self._start()
 
     # ------------------------------------------------------------------ queries
@@ -300,11 +314,17 @@ class Deal:
         tables, special shapes from their definitions (``compiler.arrangements``).
         """
         keys = self.keys[seat]
-        melds = len(self.melds[seat])
-        state = (keys[0], keys[1], keys[2], keys[3], melds)
+        state = (keys[0], keys[1], keys[2], keys[3], len(self.melds[seat]))
         hit = self._waits[seat]
         if hit is not None and hit[0] == state:
             return hit[1]
+        waits = self._compute_waits(seat)
+        self._waits[seat] = (state, waits)
+        return waits
+
+    def _compute_waits(self, seat: int) -> frozenset[int]:
+        keys = self.keys[seat]
+        melds = len(self.melds[seat])
         found: set[int] = set()
         for sets in self._standard_sets:
             if sets >= melds:
@@ -314,9 +334,7 @@ class Deal:
             present = [k for k in range(34) if counts[k]]
             for shape in self._special_shapes:
                 found.update(_shape_waits(shape, counts, melds, present))
-        waits = frozenset(found) & self._playable_set
-        self._waits[seat] = (state, waits)
-        return waits
+        return frozenset(found) & self._playable_set
 
     def _completes(self, seat: int, kind: int | None) -> bool:
         """Whether the seat's hand plus ``kind`` (or, when None, the hand holding its drawn tile) wins."""
@@ -330,7 +348,7 @@ class Deal:
         counts[kind] -= 1
         keys[suit] -= WEIGHT[kind]
         try:
-            return kind in self.waits(seat)
+            return kind in self.waits(seat)  # the hand before the draw: usually cached already
         finally:
             counts[kind] += 1
             keys[suit] += WEIGHT[kind]
@@ -408,21 +426,20 @@ class Deal:
         counts = self.counts[seat]
         holding_missing = self.holds_missing(seat)
         if not self.after_claim:
-            if self.drawn is not None and not (holding_missing and "win" in self.blocks):
+            if self.drawn is not None and not (holding_missing and self._block_win):
                 res = self._try_win(seat, self.kinds[self.drawn], self_drawn=True)
                 if res is not None:
                     self._turn_win = res
-                    opts.append(Action("win"))
-            kongs = self.play.kongs
-            if self.wall_left() > 0 and not (holding_missing and "kong" in self.blocks):
-                if kongs.get("concealed", True) and 4 in counts:
+                    opts.append(_WIN)
+            if self.back > self.front and not (holding_missing and self._block_kong):
+                if self._kong_concealed and 4 in counts:
                     opts.extend(Action("kong", tile=k) for k in range(34)
                                 if counts[k] == 4 and not self._missing_kind(seat, k))
-                if kongs.get("added", True) and self.melds[seat]:
+                if self._kong_added and self.melds[seat]:
                     opts.extend(Action("kong", tile=self.kinds[m.ids[0]])
                                 for m in self.melds[seat]
                                 if m.kind == "pung" and counts[self.kinds[m.ids[0]]] >= 1)
-        allowed = [k for k in range(34) if counts[k]]
+        allowed = [k for k in self.playable if counts[k]]
         if self.discard_first and holding_missing:
             allowed = [k for k in allowed if self._missing_kind(seat, k)]
         opts.extend([_DISCARDS[k] for k in allowed])
@@ -537,17 +554,20 @@ class Deal:
         self.after_kong = False
         self.after_claim = False
         self._turn_decision = None
-        self._event(type="discard", seat=seat, tile=self.codes[tid], id=tid)
+        self.events.append({"type": "discard", "seat": seat, "tile": self.codes[tid], "id": tid})
         decisions: dict[int, Decision] = {}
         results: dict[int, _Win] = {}
         nxt = self._after[seat][0]
-        chow = self._chows and kind < 27
+        pairs = _CHOW_PAIRS[kind] if self._chows else ()
+        won = self.won
         for other in self._after[seat]:
-            if self.won[other]:
+            if won[other]:
                 continue
             # Only a seat that could claim is asked: a pair or more of the kind, the next seat
-            # where chows are allowed, or the kind among its waits.
-            if not (self.counts[other][kind] >= 2 or (chow and other == nxt) or kind in self.waits(other)):
+            # holding two tiles that chow it where chows are allowed, or the kind among its waits.
+            counts = self.counts[other]
+            if not (counts[kind] >= 2 or (other == nxt and any(counts[a] and counts[b] for a, b in pairs))
+                    or kind in self.waits(other)):
                 continue
             opts = self._claim_options(other, seat, kind, results)
             if opts:
@@ -569,16 +589,16 @@ class Deal:
         opts: list[Action] = []
         counts = self.counts[seat]
         holding_missing = self.holds_missing(seat)
-        if not (holding_missing and "win" in self.blocks):
+        if not (holding_missing and self._block_win):
             res = self._try_win(seat, kind, self_drawn=False)
             if res is not None:
                 results[seat] = res
-                opts.append(Action("win"))
+                opts.append(_WIN)
         if kind < 34 and not self._missing_kind(seat, kind):
-            if counts[kind] >= 2 and not (holding_missing and "pung" in self.blocks):
+            if counts[kind] >= 2 and not (holding_missing and self._block_pung):
                 opts.append(Action("pung", tile=kind))
-            if (counts[kind] == 3 and self.play.kongs.get("exposed", True) and self.wall_left() > 0
-                    and not (holding_missing and "kong" in self.blocks)):
+            if (counts[kind] == 3 and self._kong_exposed and self.wall_left() > 0
+                    and not (holding_missing and self._block_kong)):
                 opts.append(Action("kong", tile=kind))
         if self.play.chow == "previous_player" and seat == (discarder + 1) % self.n and kind < 27 \
                 and "chow" not in self.blocks:
@@ -587,7 +607,7 @@ class Deal:
                 if 0 <= rank + a and rank + b <= 8 and counts[kind + a] and counts[kind + b]:
                     opts.append(Action("chow", tiles=(kind + a, kind + b)))
         if opts:
-            opts.append(Action("pass"))
+            opts.append(_PASS)
         return opts
 
     def _resolve(self) -> None:
