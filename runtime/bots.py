@@ -224,6 +224,15 @@ class BaselineBot:
         keys = list(deal.keys[seat]) if hasattr(deal, "keys") else suit_keys(counts)
         now = ev.shanten(counts, melds, keys)
         choice = Action("pass")
+        if ev.standard and not any(o.do == "kong" for o in decision.options):
+            # A pung or chow is the claimed tile plus one fixed way of using it: never better than
+            # drawing it, and the standard shanten of the hand with it bounds that from below.
+            suit = SUIT_OF[kind]
+            keys[suit] += WEIGHT[kind]
+            bound = min(standard_shanten_keys(keys, sets - melds) for sets in ev.standard)
+            keys[suit] -= WEIGHT[kind]
+            if bound >= now:
+                return choice
         for o in decision.options:
             if o.do in ("pung", "kong"):
                 used = [kind] * (2 if o.do == "pung" else 3)

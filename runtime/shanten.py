@@ -192,8 +192,9 @@ def pairs_shanten(counts: Sequence[int], sets: int, quads_as_two: bool) -> int:
 
 
 def unique_shanten(counts: Sequence[int], tiles: Sequence[int]) -> int:
-    present = sum(1 for k in tiles if counts[k])
-    pair = 1 if any(counts[k] >= 2 for k in tiles) else 0
+    held = [counts[k] for k in tiles]
+    present = len(held) - held.count(0)
+    pair = 1 if max(held, default=0) >= 2 else 0
     return len(tiles) - present - pair
 
 
@@ -326,6 +327,8 @@ def rest_ids(tabs: Sequence[int]) -> list[int]:
             merge_ids(m01, tabs[3]), merge_ids(m01, tabs[2])]
 
 
+_POWERS = tuple(5 ** i for i in range(9))
+_DROPS: dict[int, tuple[int, ...]] = {}  # suit key -> table id after discarding each offset (-1: none held)
 _RESTS: dict[int, tuple[int, int, int, int]] = {}  # packed four table ids -> rest_ids
 _DISCARDS: dict[int, tuple[int, ...]] = {}  # ((rest << 32 | key) << 3 | need) -> shanten per offset
 
@@ -348,12 +351,20 @@ def suit_discards(rest: int, key: int, need: int) -> tuple[int, ...]:
     hit = _DISCARDS.get(ck)
     if hit is not None:
         return hit
-    digits = key - HONOR_BASE if key >= HONOR_BASE else key
+    drops = _DROPS.get(key)
+    if drops is None:
+        digits = key - HONOR_BASE if key >= HONOR_BASE else key
+        drops = _DROPS[key] = tuple(table_of(key - w) if digits // w % 5 else -1
+                                    for w in _POWERS[:7 if key >= HONOR_BASE else 9])
+    evals = _EVAL_IDS
+    base = rest << 16
     out = []
-    w = 1
-    for _ in range(7 if key >= HONOR_BASE else 9):
-        out.append(eval_ids(rest, table_of(key - w), need) if digits // w % 5 else 99)
-        w *= 5
+    for t in drops:
+        if t < 0:
+            out.append(99)
+        else:
+            v = evals.get((base | t) << 3 | need)
+            out.append(v if v is not None else eval_ids(rest, t, need))
     if len(_DISCARDS) > 300_000:
         _DISCARDS.clear()
     hit = _DISCARDS[ck] = tuple(out)
@@ -387,7 +398,7 @@ def standard_waits_keys(keys: Sequence[int], need: int) -> list[int]:
     if eval_ids(merge_ids(merge_ids(tabs[0], tabs[1]), tabs[2]), tabs[3], need) != 0:
         return []
     out: list[int] = []
-    rests = rest_ids(tabs)
+    rests = rests_of(tabs)
     for s in range(4):
         key = keys[s]
         if key == EMPTY_KEYS[s]:
