@@ -2,7 +2,10 @@
 
 The baseline bot always wins when it can, keeps the discard that leaves the lowest shanten
 (ties: the least connected tile), claims or declares a kong only when that does not move
-it away from ready, and picks as missing suit the suit it holds fewest of. It reads only
+it away from ready, and picks as missing suit the suit it holds fewest of. Where the
+variant has a minimum (a win must be worth something), it steers toward value at no
+extra cost: equally good discards give up the least-held suits first (toward one suit
+and honors), and it does not chow (a pung or kong still, when it helps). It reads only
 its own hand, its own melds and the options it is given. Until a stronger AI exists,
 the kinds ``ai``, ``ai:easy`` and ``ai:strong`` are this bot.
 """
@@ -221,9 +224,12 @@ class BaselineBot:
         melds = len(deal.melds[seat])
         kind = decision.tile
         assert kind is not None
+        choice = Action("pass")
+        steer = self._steers(deal)
+        if steer and not any(o.do in ("pung", "kong") for o in decision.options):
+            return choice  # only chows on offer, and a chow adds no value toward a minimum
         keys = list(deal.keys[seat]) if hasattr(deal, "keys") else suit_keys(counts)
         now = ev.shanten(counts, melds, keys)
-        choice = Action("pass")
         if ev.standard and not any(o.do == "kong" for o in decision.options):
             # A pung or chow is the claimed tile plus one fixed way of using it: never better than
             # drawing it, and the standard shanten of the hand with it bounds that from below.
@@ -236,7 +242,7 @@ class BaselineBot:
         for o in decision.options:
             if o.do in ("pung", "kong"):
                 used = [kind] * (2 if o.do == "pung" else 3)
-            elif o.do == "chow":
+            elif o.do == "chow" and not steer:
                 used = list(o.tiles)
             else:
                 continue
