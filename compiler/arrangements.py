@@ -43,6 +43,7 @@ def knitted_kinds(perm: tuple[int, int, int]) -> tuple[int, ...]:
 
 KNITTED_KINDS: tuple[tuple[int, ...], ...] = tuple(knitted_kinds(p) for p in KNITTED_PERMS)
 KNITTED_SETS: tuple[frozenset[int], ...] = tuple(frozenset(k) for k in KNITTED_KINDS)
+KNITTED_MASKS: tuple[int, ...] = tuple(sum(1 << k for k in kinds) for kinds in KNITTED_KINDS)
 
 #: Bound on each per-suit cache (entries); a cache entry is a few small tuples.
 CACHE_SIZE = 1 << 15
@@ -335,7 +336,8 @@ def suit_table(suit: int, key: int) -> SuitTable:
 
 def suit_keys(counts: Sequence[int]) -> list[int]:
     """The four suit keys of 34 counts."""
-    return [int.from_bytes(bytes(counts[a:b]), "little") for a, b, _ in _SUITS]
+    return [int.from_bytes(bytes(counts[0:9]), "little"), int.from_bytes(bytes(counts[9:18]), "little"),
+            int.from_bytes(bytes(counts[18:27]), "little"), int.from_bytes(bytes(counts[27:34]), "little")]
 
 
 def _divisions(keys: Sequence[int]) -> list[tuple[Group, ...]]:
@@ -355,11 +357,12 @@ def _divisions(keys: Sequence[int]) -> list[tuple[Group, ...]]:
                 single = False
             tables.append(t)
     if single:
-        if sum(t.pairs[0] for t in tables) != 1:
-            return []
-        if len(tables) == 1:
-            return [tables[0].splits[0]]
-        return [tuple(g for t in tables for g in t.splits[0])]
+        pairs = 0
+        division: tuple[Group, ...] = ()
+        for t in tables:
+            pairs += t.pairs[0]
+            division += t.splits[0]
+        return [division] if pairs == 1 else []
     out: list[tuple[Group, ...]] = []
     for combo in product(*[tuple(zip(t.splits, t.pairs)) for t in tables]):
         if sum(n for _, n in combo) == 1:
@@ -470,21 +473,23 @@ def _concealed_counts(hand: Hand) -> list[int]:
 
 class _Prepared:
     """What every matcher reads of one hand, computed once: the concealed counts (winning
-    tile included), the suit keys of those counts, the declared groups."""
+    tile included; the list may be longer than 34, the rest zeros, and is only read), the
+    suit keys of those counts, the declared groups."""
 
-    __slots__ = ("counts", "keys", "declared", "size")
+    __slots__ = ("counts", "keys", "declared", "size", "mask")
 
-    def __init__(self, hand: Hand, declared: list[Group] | None = None) -> None:
-        counts = [0] * 34
-        keys = [0, 0, 0, 0]
-        for k in hand.concealed:
-            counts[k] += 1
-            keys[SUIT_OF[k]] += UNIT_OF[k]
-        k = hand.win_tile
-        counts[k] += 1
-        keys[SUIT_OF[k]] += UNIT_OF[k]
+    def __init__(self, hand: Hand, declared: list[Group] | None = None, counts: list[int] | None = None,
+                 mask: int | None = None) -> None:
+        if counts is None:
+            counts = _concealed_counts(hand)
+        if mask is None:
+            mask = 0
+            for k in range(34):
+                if counts[k]:
+                    mask |= 1 << k
         self.counts = counts
-        self.keys = keys
+        self.mask = mask  # bit k set when kind k is held (winning tile included)
+        self.keys = suit_keys(counts)
         self.size = len(hand.concealed) + 1
         self.declared = _declared_groups(hand) if declared is None else declared
 
@@ -562,8 +567,9 @@ def _knitted_sets_and_pair(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> Ite
     need = shape.sets - 3 - len(hand.melds)
     if need < 0 or prep.size != 3 * need + 11:
         return
-    for perm, kinds in zip(KNITTED_PERMS, KNITTED_KINDS):
-        if not all(counts[k] for k in kinds):
+    mask = prep.mask
+    for perm, kinds, kinds_mask in zip(KNITTED_PERMS, KNITTED_KINDS, KNITTED_MASKS):
+        if mask & kinds_mask != kinds_mask:
             continue
         keys = list(prep.keys)
         for k in kinds:
@@ -608,8 +614,12 @@ def _completes_shape(shape: ShapeSpec, counts: Sequence[int], melds: int) -> boo
         suited = {k for k in range(27) if counts[k]}
         return any(suited <= kinds for kinds in KNITTED_SETS)
     if kind == "knitted_sets_and_pair" and melds <= shape.max_melds:
-        for kinds in KNITTED_KINDS:
-            if all(counts[k] for k in kinds):
+        mask = 0
+        for k in range(27):
+            if counts[k]:
+                mask |= 1 << k
+        for kinds, kinds_mask in zip(KNITTED_KINDS, KNITTED_MASKS):
+            if mask & kinds_mask == kinds_mask:
                 rest = list(counts)
                 for k in kinds:
                     rest[k] -= 1
@@ -625,17 +635,29 @@ def completes(counts: Sequence[int], melds: int, shapes: Iterable[ShapeSpec]) ->
 
 # ------------------------------------------------------------------- waits
 
-def _special_waits(shape: ShapeSpec, held: list[int], melds: int, present: list[int]) -> Iterable[int]:
-    """The waits of a special shape, worked out from its definition (no trial per tile)."""
+_SUITED_MASK = (1 << 27) - 1
+
+
+def _kinds_in(mask: int) -> list[int]:
+    return [k for k in range(34) if mask >> k & 1]
+
+
+def _special_waits(shape: ShapeSpec, held: list[int], melds: int, held_mask: int) -> Iterable[int]:
+    """The waits of a special shape, worked out from its definition (no trial per tile).
+    ``held_mask`` has bit k set when ``held[k]``."""
     kind = shape.kind
     if kind == "knitted_sets_and_pair":
-        if melds > shape.max_melds or sum(1 for k in present if k < 27) < 8:
+        if melds > shape.max_melds or (held_mask & _SUITED_MASK).bit_count() < 8:
             return ()
+        present = None
         out: set[int] = set()
-        for kinds in KNITTED_KINDS:
+        for kinds, kinds_mask in zip(KNITTED_KINDS, KNITTED_MASKS):
+            gap = kinds_mask & ~held_mask
+            if gap & (gap - 1):
+                continue  # more than one tile of this knitted straight is missing
             missing = [k for k in kinds if not held[k]]
-            if len(missing) > 1:
-                continue
+            if present is None:
+                present = _kinds_in(held_mask)
             cands = set(missing)
             for k in present:  # the wait may also lie in the fourth set or the pair
                 base = k - k % 9 if k < 27 else k
@@ -649,6 +671,9 @@ def _special_waits(shape: ShapeSpec, held: list[int], melds: int, present: list[
     if melds:
         return ()
     if kind == "pairs":
+        if held_mask.bit_count() > shape.sets:  # adding a tile never makes fewer kinds
+            return ()
+        present = _kinds_in(held_mask)
         odd = [k for k in present if held[k] % 2]
         if len(odd) != 1:
             return ()
@@ -656,8 +681,9 @@ def _special_waits(shape: ShapeSpec, held: list[int], melds: int, present: list[
         ok = _completes_shape(shape, held, melds)
         held[odd[0]] -= 1
         return odd if ok else ()
-    if len(present) < 12:  # the shapes below hold (almost) only distinct tiles
+    if held_mask.bit_count() < 12:  # the shapes below hold (almost) only distinct tiles
         return ()
+    present = _kinds_in(held_mask)
     if kind == "unique_plus_pair":
         wanted = set(shape.tiles)
         if sum(held) != len(wanted) or any(k not in wanted or held[k] > 2 for k in present):
@@ -686,7 +712,7 @@ def _held_counts(hand: Hand) -> list[int]:
     return counts
 
 
-def _standard_waits(held: Sequence[int], sets: int) -> Iterator[int]:
+def _standard_waits(held: Sequence[int], sets: int, keys: Sequence[int] | None = None) -> Iterator[int]:
     """Kinds completing ``held`` into ``sets`` sets and a pair, one suit at a time.
 
     Each suit's possible (sets, pairs) forms, and the tiles that would let it split,
@@ -695,7 +721,8 @@ def _standard_waits(held: Sequence[int], sets: int) -> Iterator[int]:
     """
     if sets < 0 or sum(held[:34]) != 3 * sets + 1:
         return
-    keys = suit_keys(held)
+    if keys is None:
+        keys = suit_keys(held)
     forms = [1, 1, 1, 1]  # an empty suit takes the form (0 sets, 0 pairs)
     tables: list[SuitTable | None] = [None, None, None, None]
     broken = -1
@@ -724,10 +751,11 @@ def _standard_waits(held: Sequence[int], sets: int) -> Iterator[int]:
                 yield k
 
 
-def _shape_waits(shape: ShapeSpec, held: list[int], melds: int, present: list[int]) -> Iterable[int]:
+def _shape_waits(shape: ShapeSpec, held: list[int], melds: int, held_mask: int,
+                 keys: Sequence[int] | None) -> Iterable[int]:
     if shape.kind == "sets_and_pair":
-        return _standard_waits(held, shape.sets - melds)
-    return _special_waits(shape, held, melds, present)
+        return _standard_waits(held, shape.sets - melds, keys)
+    return _special_waits(shape, held, melds, held_mask)
 
 
 def waiting_tiles(hand: Hand, shapes: Sequence[ShapeSpec], kinds: Iterable[int] | None = None,
@@ -748,10 +776,19 @@ def waiting_tiles(hand: Hand, shapes: Sequence[ShapeSpec], kinds: Iterable[int] 
             if limit is not None and len(out) >= limit:
                 break
         return out
+    mask = 0
+    for k in hand.concealed:
+        mask |= 1 << k
+    return held_waits(held, mask, melds, shapes, limit)
+
+
+def held_waits(held: list[int], held_mask: int, melds: int, shapes: Sequence[ShapeSpec],
+               limit: int | None = None, keys: Sequence[int] | None = None) -> list[int]:
+    """:func:`waiting_tiles` from the held counts (34 or more entries; only read), the
+    mask of the kinds held and, if known, the suit keys of the counts."""
     found: set[int] = set()
-    present = [k for k in range(34) if held[k]]
     for shape in shapes:
-        for k in _shape_waits(shape, held, melds, present):
+        for k in _shape_waits(shape, held, melds, held_mask, keys):
             found.add(k)
             if limit is not None and len(found) >= limit:
                 return sorted(found)

@@ -52,7 +52,7 @@ def generate_evaluator(entries: list[tuple[int, Any]], what: str) -> Callable[[A
             lines.append("    if got[1]:")
             lines.append(f"        out.extend(COVER({i}, got[1], BITS(c, got[0])))")
             continue
-        src = cond.source if inline else f"F{i}(c)"
+        src = _cheap_first(cond.source) if inline else f"F{i}(c)"
         if not inline:
             namespace[f"F{i}"] = cond.fn
         if p.when is not None:
@@ -63,28 +63,7 @@ def generate_evaluator(entries: list[tuple[int, Any]], what: str) -> Callable[[A
             lines.append("    if n > 0:")
             lines.append(f"        out.append(({i}, 0, n))")
     for (domain, k), group in loops.items():
-        idx = [f"i{j}" for j in range(k)]
-        choice = f"({', '.join(idx)},)"
-        lines.append(f"    G = {domain}")
-        lines.append("    n = len(G)")
-        lines.append(f"    if n >= {k}:")
-        for i, _ in group:
-            lines.append(f"        f{i} = []")
-        for j in range(k):
-            start = "0" if j == 0 else f"{idx[j - 1]} + 1"
-            lines.append("    " * (j + 2) + f"for {idx[j]} in range({start}, n):")
-            lines.append("    " * (j + 3) + f"g{j} = G[{idx[j]}]")
-        for i, p in group:
-            cond = p.condition.choice or ""
-            for j in range(k):
-                cond = cond.replace(f"G[{idx[j]}]", f"g{j}")
-            lines.append("    " * (k + 2) + f"if {cond}:")
-            lines.append("    " * (k + 3) + f"f{i}.append({choice})")
-        lines.append("        if " + " or ".join(f"f{i}" for i, _ in group) + ":")
-        lines.append(f"            POS_ = {_bits_source(domain)}")
-        for i, _ in group:
-            lines.append(f"            if f{i}:")
-            lines.append(f"                out.extend(COVER({i}, f{i}, POS_))")
+        lines.extend(_choice_loops(domain, k, group))
     lines.append("    return out")
     lines = hoist_common(lines)
     code = compile("\n".join(lines), f"<{what}>", "exec")
@@ -93,10 +72,192 @@ def generate_evaluator(entries: list[tuple[int, Any]], what: str) -> Callable[[A
     return scope["evaluate"]
 
 
+def generate_first(entries: list[tuple[int, Any]], what: str) -> Callable[[Any], int]:
+    """One Python function returning the position of the first of ``entries`` (pattern
+    position, pattern) that holds (a count above zero, a combination with a choice), or -1."""
+    namespace: dict[str, Any] = dict(BASE_NAMESPACE)
+    lines = ["def first(c):"]
+    for i, p in entries:
+        cond = p.condition
+        if p.combination is not None:
+            namespace[f"M{i}"] = cond.matches
+            test = f"M{i}(c)[1]"
+        else:
+            src = cond.source if not cond.consts else f"F{i}(c)"
+            if cond.consts:
+                namespace[f"F{i}"] = cond.fn
+            test = src if p.when is not None else f"({src}) > 0"
+        lines.append(f"    if {test}:")
+        lines.append(f"        return {i}")
+    lines.append("    return -1")
+    code = compile("\n".join(lines), f"<{what}>", "exec")
+    scope: dict[str, Any] = {}
+    exec(code, namespace, scope)  # noqa: S102 - assembled from checked, generated sources
+    return scope["first"]
+
+
+def _choice_loops(domain: str, k: int, group: list[tuple[int, Any]]) -> list[str]:
+    """One loop over the choices of ``k`` groups of ``domain`` for the combination patterns
+    of ``group``, recording each accepted choice (as indices) in ``f<position>``.
+
+    (Separate loops per pattern, each conjunct tested as soon as its groups are chosen,
+    were measured: with the four or five sets of a hand they cost more than they save.)
+    """
+    out = ["    G = " + domain, "    n = len(G)", f"    if n >= {k}:"]
+    idx = [f"i{j}" for j in range(k)]
+    choice = f"({', '.join(idx)},)"
+    bits = _bits_source(domain)
+    for i, _ in group:
+        out.append(f"        f{i} = []")
+    for j in range(k):
+        start = "0" if j == 0 else f"{idx[j - 1]} + 1"
+        stop = "n" if j == k - 1 else f"n - {k - 1 - j}"
+        out.append("    " * (j + 2) + f"for {idx[j]} in range({start}, {stop}):")
+        out.append("    " * (j + 3) + f"g{j} = G[{idx[j]}]")
+    for i, p in group:
+        cond = _cheap_first(p.condition.choice or "True")
+        for j in range(k):
+            cond = cond.replace(f"G[{idx[j]}]", f"g{j}")
+        out.append("    " * (k + 2) + f"if {cond}:")
+        out.append("    " * (k + 3) + f"f{i}.append({choice})")
+    for i, _ in group:
+        out.append(f"        if f{i}:")
+        out.append(f"            out.extend(COVER({i}, f{i}, {bits}))")
+    return out
+
+
+_FAILS = re.compile(r"\bD\(|\bP\(")
+_SIMPLE_LEN = re.compile(r"\blen\(c\.\w+\)")
+_WORKS = re.compile(r"\w\(|\[|\{")
+#: Names of the context computed on demand, at a cost (registered by compiler/context.py).
+LAZY_NAMES: set[str] = set()
+
+
+def _cheap_first(src: str) -> str:
+    """``src`` with its cheap conjuncts (attribute reads and comparisons: no call, no
+    list, no name computed on demand) tested before the others, so a condition that
+    fails on a plain fact fails before any loop runs. Conditions are pure, and only a
+    division or a power can fail: from the first conjunct holding one, the order stays."""
+    parts = _conjuncts(src)
+    if len(parts) < 2:
+        return src
+    cheap: list[str] = []
+    dear: list[str] = []
+    rest: list[str] = []
+    for part in parts:
+        if rest or _FAILS.search(part):
+            rest.append(part)
+        elif _WORKS.search(_SIMPLE_LEN.sub("n", part)) or any(name in part for name in LAZY_NAMES):
+            dear.append(part)
+        else:
+            cheap.append(part)
+    if not dear:
+        return src
+    return "(" + " and ".join(p if p.startswith("(") and _closes_at_end(p) else f"({p})"
+                              for p in cheap + dear + rest) + ")"
+
+
+def _flat(src: str) -> str:
+    """``src`` with every character inside brackets or quotes (brackets and quotes
+    included) replaced by ``_``: what is left is the top level of the expression."""
+    out = []
+    depth = 0
+    quote = None
+    escaped = False
+    for ch in src:
+        if quote:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == quote:
+                quote = None
+            out.append("_")
+        elif ch in "'\"":
+            quote = ch
+            out.append("_")
+        elif ch in "([{":
+            depth += 1
+            out.append("_")
+        elif ch in ")]}":
+            depth -= 1
+            out.append("_")
+        else:
+            out.append(ch if depth == 0 else "_")
+    return "".join(out)
+
+
+def _split_top(src: str, sep: str) -> list[str]:
+    """``src`` split at each ``sep`` outside brackets and quotes."""
+    flat = _flat(src)
+    parts = []
+    start = 0
+    j = flat.find(sep)
+    while j >= 0:
+        parts.append(src[start:j].strip())
+        start = j + len(sep)
+        j = flat.find(sep, start)
+    parts.append(src[start:].strip())
+    return parts
+
+
+def _unwrapped(src: str) -> str:
+    """``src`` without the parentheses that enclose all of it."""
+    src = src.strip()
+    while src.startswith("(") and src.endswith(")") and _closes_at_end(src):
+        src = src[1:-1].strip()
+    return src
+
+
+def _closes_at_end(src: str) -> bool:
+    """Whether the parenthesis opening ``src`` is closed by its last character."""
+    depth = 1
+    quote = None
+    escaped = False
+    for j, ch in enumerate(src[1:], 1):
+        if quote:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth == 0:
+                return j == len(src) - 1
+    return False
+
+
+_OTHER_COMPARISONS = (" != ", " < ", " > ", " <= ", " >= ", " in ", " is ", " not ")
+_NOT_A_CHAIN = (" or ", " if ", " else ", " for ", "lambda")
+
+
+def _conjuncts(src: str) -> list[str]:
+    """The parts of generated source that must all hold: ``A and B and C`` at the top
+    level, nested chains flattened, and ``a == b == c`` as ``a == b`` and ``b == c``
+    (the operands are pure reads). Anything else is one part."""
+    inner = _unwrapped(src)
+    top = _flat(inner)
+    if any(word in top for word in _NOT_A_CHAIN):
+        return [src]
+    parts = _split_top(inner, " and ")
+    if len(parts) > 1:
+        return [c for part in parts for c in _conjuncts(part)]
+    if top.count(" == ") > 1 and not any(op in top for op in _OTHER_COMPARISONS):
+        operands = _split_top(inner, " == ")
+        return [f"({a} == {b})" for a, b in zip(operands, operands[1:])]
+    return [src]
+
+
 # Generated source, as compiler/expressions.py writes it: bound names are v<depth>_<name>,
 # a chooser's list and indices G[...] and i<k>; D(...) and P(...) divide and raise, the
 # only operations that can fail; calls and comprehensions are the parts worth sharing.
-_UNSAFE = re.compile(r"\bG\[|\bD\(|\bP\(|\bi\d+\b")
+_UNSAFE = re.compile(r"\bG\[|\bD\(|\bP\(|\b[ig]\d+\b")
 _VAR = re.compile(r"\bv\d+_\w+")
 _BINDS = re.compile(r"\bfor \(?((?:v\d+_\w+(?:, )?)+)\)? in\b")
 _WORK = re.compile(r"\b(sum|any|all|len|F_\w+)\(|\[")

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from .arrangements import Arrangement, ShapeSpec, waiting_tiles
+from .arrangements import Arrangement, ShapeSpec, held_waits
+from .codegen import LAZY_NAMES
 from .expressions import BOOL, GROUP, INT, STR, TILE, TILE_LIST_COUNTS, TILE_LIST_MASKS, Type, list_of, set_of
 from .groups import TILES, make_group
 from .hand import Hand
@@ -55,9 +56,12 @@ ARRANGEMENT_NAMES = frozenset({"shape", "groups", "sets", "chows", "pungs", "kon
                                "knitted", "win_group", "wait"})
 
 
+# Names computed on demand: generated code tests them after plain facts (compiler/codegen.py).
+LAZY_NAMES.update({"c.waits", "c.unique_wait"})
 # any()/all() over these lists with a condition on the tile alone compile to a mask test.
 TILE_LIST_MASKS.update({"c.tiles": "c._tiles_mask", "c.concealed_tiles": "c._concealed_mask"})
-TILE_LIST_COUNTS.update({"c.tiles": "c._tiles_counts"})
+TILE_LIST_COUNTS.update({"c.tiles": "c._tiles_counts", "c.concealed_tiles": "c._concealed_counts",
+                         "F_tiles_of(c.declared)": "c._declared_counts"})
 _SUIT_MASKS = (("m", 0x1FF), ("p", 0x1FF << 9), ("s", 0x1FF << 18))
 
 
@@ -85,6 +89,8 @@ NO_GROUP = _NoGroup()
 #: hand_suits for each combination of the three suit bits (m 1, p 2, s 4).
 _SUIT_SETS = tuple(frozenset(s for s, bit in (("m", 1), ("p", 2), ("s", 4)) if n & bit) for n in range(8))
 _NUM_TILES = len(TILES)
+_NO_COUNTS = [0] * (_NUM_TILES + 1)
+_TILE_OF = TILES.__getitem__
 
 
 class HandContext:
@@ -98,30 +104,39 @@ class HandContext:
         self._unique: bool | None = None
         win = hand.win_tile
         concealed = hand.concealed
-        counts = [0] * (_NUM_TILES + 1)
+        # Copies per kind (one more entry, 0, for "no tile"); the lists are only read.
+        ccounts = [0] * (_NUM_TILES + 1)
         cmask = 1 << win
         for k in concealed:
-            counts[k] += 1
+            ccounts[k] += 1
             cmask |= 1 << k
-        counts[win] += 1
-        self.concealed_tiles = ctiles = [TILES[k] for k in concealed]
+        ccounts[win] += 1
+        self._concealed_counts = ccounts
+        self.concealed_tiles = ctiles = list(map(_TILE_OF, concealed))
         ctiles.append(TILES[win])
-        mask = cmask
         melds = hand.melds
         if melds:
+            counts = list(ccounts)
+            dcounts = [0] * (_NUM_TILES + 1)
+            mask = cmask
             tiles = list(ctiles)
             for m in melds:
                 for k in m.tiles:
                     counts[k] += 1
+                    dcounts[k] += 1
                     mask |= 1 << k
-                    tiles.append(TILES[k])
+                tiles.extend(map(_TILE_OF, m.tiles))
             self.tiles = tiles
             self.declared = declared if declared is not None else [
                 make_group(m.kind, m.tiles[0], m.concealed, True) for m in melds]
         else:
+            counts = ccounts
+            dcounts = _NO_COUNTS
+            mask = cmask
             self.tiles = list(ctiles)
             self.declared = []
         self._tiles_counts = counts
+        self._declared_counts = dcounts
         self._tiles_mask = mask
         self._concealed_mask = cmask
         self.hand_suits = _SUIT_SETS[(1 if mask & 0x1FF else 0) | (2 if mask & 0x3FE00 else 0)
@@ -135,7 +150,7 @@ class HandContext:
         self.seat_wind = TILES[hand.seat_wind]
         self.round_wind = TILES[hand.round_wind]
         self.seat = hand.seat_wind - 26
-        self.flowers = [TILES[k] for k in hand.flowers] if hand.flowers else []
+        self.flowers = list(map(_TILE_OF, hand.flowers)) if hand.flowers else []
         self.missing_suit = hand.missing_suit or ""
         if arr is not None:
             self._arrange(arr)
@@ -176,11 +191,18 @@ class HandContext:
     def _root(self) -> "HandContext":
         return self.__dict__.get("_facts", self)
 
+    def _held_waits(self, limit: int | None) -> list[int]:
+        held = self._concealed_counts[:34]
+        win = self._hand.win_tile
+        held[win] -= 1
+        mask = self._concealed_mask if held[win] else self._concealed_mask & ~(1 << win)
+        return held_waits(held, mask, len(self._hand.melds), self._shapes, limit)
+
     @property
     def waits(self) -> list[Any]:
         root = self._root()
         if root._waits is None:
-            root._waits = [TILES[k] for k in waiting_tiles(root._hand, root._shapes)]
+            root._waits = [TILES[k] for k in root._held_waits(None)]
         return root._waits
 
     @property
@@ -190,5 +212,5 @@ class HandContext:
             if root._waits is not None:
                 root._unique = len(root._waits) == 1
             else:
-                root._unique = len(waiting_tiles(root._hand, root._shapes, limit=2)) == 1
+                root._unique = len(root._held_waits(2)) == 1
         return root._unique

@@ -442,7 +442,9 @@ class _Checker:
         for i in range(1, len(children), 2):
             op = str(children[i])
             right = self.expect(children[i + 1], env, INT, f"the right side of '{op}'")
-            if op in ("//", "%"):
+            if op in ("//", "%") and right.isdigit() and int(right) != 0:
+                src = f"({src} {op} {right})"  # a literal divisor other than 0 cannot fail
+            elif op in ("//", "%"):
                 src = f"D({src}, {right}, {op!r})"
             else:
                 src = f"({src} {op} {right})"
@@ -599,6 +601,9 @@ class _Checker:
         if quant == "all":
             return BOOL, f"all({body} for {target} in {source})"
         if quant == "count":
+            counted = _counted_kinds(pyvars, dom, body)
+            if counted is not None:
+                return INT, counted
             return INT, f"len([1 for {target} in {source} if {body}])"
         return INT, f"sum({body} for {target} in {source})"
 
@@ -612,6 +617,20 @@ TILE_LIST_MASKS: dict[str, str] = {}
 #: source of a list of counts indexed by kind (one more entry, 0, for "no tile").
 TILE_LIST_COUNTS: dict[str, str] = {}
 ALL_TILES_MASK = (1 << len(TILES)) - 1
+
+
+def _counted_kinds(pyvars: list[str], dom: str, body: str) -> str | None:
+    """``count(k in kinds(L): copies(k, L) == n)`` (n > 0) as ``COUNTS.count(n)`` when the
+    context keeps the copies per kind of ``L``: the kinds held exactly n times."""
+    if len(pyvars) != 1 or not (dom.startswith("F_kinds(") and dom.endswith(")")):
+        return None
+    counts = TILE_LIST_COUNTS.get(dom[len("F_kinds("):-1])
+    if counts is None:
+        return None
+    m = re.fullmatch(re.escape(f"({counts}[getattr({pyvars[0]}, 'kind', {len(TILES)})] == ") + r"(\d+)\)", body)
+    if m is None or int(m.group(1)) == 0:
+        return None
+    return f"{counts}.count({int(m.group(1))})"
 
 
 def _tile_mask(var: str, body: str) -> int | None:

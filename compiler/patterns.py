@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any, Callable, Mapping, NamedTuple
 
-from .codegen import covers, generate_evaluator
+from .codegen import covers, generate_evaluator, generate_first
 from .context import ARRANGEMENT_NAMES
 from .expressions import Compiled
 
@@ -155,8 +155,10 @@ class _Plan:
     limits: list[tuple[int, Pattern]]
     ordinary: list[tuple[int, Pattern]]
     fallbacks: list[tuple[int, Pattern]]
-    skip: frozenset[int] = frozenset()  # hand-level patterns this shape cannot score
     arrangement_fn: Callable[[Any], list["Instance"]] = lambda c: []
+    limit_fn: Callable[[Any], int] = lambda c: -1  # the first limit pattern that holds, or -1
+    hand_fn: Callable[[Any], list["Instance"]] = lambda c: []  # its hand-level patterns
+    shape: str = ""
 
 
 Instance = list  # [pattern position, cover bit mask (0: the whole hand), count]
@@ -193,7 +195,6 @@ class PatternTable:
         self._effects = [bool(self._excl[i] or self._repl[i]) for i in range(len(patterns))]
         self._values = [p.value if type(p.value) is int else None for p in patterns]
         self._plans: dict[str, _Plan] = {}
-        self._hand_fn: Callable[[Any], list[Instance]] | None = None
 
     def configure(self, principles: Mapping[str, Any] | None) -> None:
         """Switch on the principles a variant declares (``scoring.principles``)."""
@@ -227,10 +228,12 @@ class PatternTable:
             plan = self._plans[shape] = _Plan([e for e in entries if e[1].limit],
                                               [e for e in entries if not e[1].limit and not e[1].fallback],
                                               [e for e in entries if e[1].fallback])
-            plan.skip = frozenset(i for i, p in enumerate(self.patterns)
-                                  if self._hand_level[i] and not (p.shapes is None or shape in p.shapes))
             plan.arrangement_fn = generate_evaluator([e for e in plan.ordinary if not self._hand_level[e[0]]],
                                                  f"arrangement patterns of shape {shape}")
+            plan.limit_fn = generate_first(plan.limits, f"limit patterns of shape {shape}")
+            plan.hand_fn = generate_evaluator([e for e in plan.ordinary if self._hand_level[e[0]]],
+                                              f"hand patterns of shape {shape}")
+            plan.shape = ("shape", shape)
         return plan
 
     # ------------------------------------------------------------ instances
@@ -250,17 +253,17 @@ class PatternTable:
         assert p.count is not None and p.count.matches is not None
         return covers(i, ctx, p.count.matches(ctx))
 
-    def _hand_found(self, ctx: Any, memo: dict[Any, Any] | None) -> list[Instance]:
-        """The instances of the hand-level patterns (every shape), once per hand."""
-        got = memo.get("hand") if memo is not None else None
+    def _hand_found(self, ctx: Any, memo: dict[Any, Any] | None, plan: _Plan | None = None) -> list[Instance]:
+        """The instances of the hand-level patterns (those ``plan``'s shape can score), once
+        per hand and shape."""
+        if plan is None:
+            plan = self._plans.get(ctx.shape) or self._plan(ctx.shape)
+        key = plan.shape
+        got = memo.get(key) if memo is not None else None
         if got is None:
-            if self._hand_fn is None:
-                self._hand_fn = generate_evaluator(
-                    [(i, p) for i, p in enumerate(self.patterns)
-                     if self._hand_level[i] and not p.limit and not p.fallback], "hand patterns")
-            got = self._hand_fn(ctx)
+            got = plan.hand_fn(ctx)
             if memo is not None:
-                memo["hand"] = got
+                memo[key] = got
         return got
 
     # ----------------------------------------------------------- resolution
@@ -268,34 +271,45 @@ class PatternTable:
     def evaluate(self, ctx: Any, memo: dict[Any, Any] | None = None) -> Evaluation:
         """Score one arrangement; ``memo`` shares hand-level results between arrangements."""
         plan = self._plans.get(ctx.shape) or self._plan(ctx.shape)
-        for i, p in plan.limits:
-            if self._found(i, p, ctx, memo):
+        if plan.limits:
+            i = plan.limit_fn(ctx)
+            if i >= 0:
+                p = self.patterns[i]
                 value = p.value_of(ctx)
                 return Evaluation([(i, value, 1)], value, value if p.toward_minimum else 0, True, self)
-        found = self._hand_found(ctx, memo)
-        skip = plan.skip
-        if skip:
-            found = [x for x in found if x[0] not in skip]
+        found = self._hand_found(ctx, memo, plan)
         more = plan.arrangement_fn(ctx)
         if more:
             found = found + more
             found.sort(key=_FIRST)
-        counts = self._resolve(found) if found else {}
+        # Accepted instances come in table order, one pattern's together: sum them up.
+        counted: list[tuple[int, int]] = []
+        if found:
+            cur = -1
+            total_n = 0
+            for i, _, n in self._resolve(found):
+                if n > 0:
+                    if i == cur:
+                        total_n += n
+                    else:
+                        if cur >= 0:
+                            counted.append((cur, total_n))
+                        cur = i
+                        total_n = n
+            if cur >= 0:
+                counted.append((cur, total_n))
+        toward = self._toward_minimum
         if plan.fallbacks:
-            toward = self._toward_minimum
-            for i in counts:
+            for i, _ in counted:
                 if toward[i]:
                     break
             else:
-                for i, p in plan.fallbacks:
-                    for j, _, n in self._found(i, p, ctx, memo):
-                        counts[j] = counts.get(j, 0) + n
+                counted = self._with_fallbacks(plan, counted, ctx, memo)
         values = self._values
-        toward = self._toward_minimum
+
         scored = []
         total = minimum_points = 0
-        for i in sorted(counts):
-            n = counts[i]
+        for i, n in counted:
             value = values[i]
             if value is None:
                 value = self.patterns[i].value_of(ctx)
@@ -305,11 +319,20 @@ class PatternTable:
                 minimum_points += value * n
         return Evaluation(scored, total, minimum_points, False, self)
 
-    def _resolve(self, found: list[Any]) -> dict[int, int]:
+    def _with_fallbacks(self, plan: _Plan, counted: list[tuple[int, int]], ctx: Any,
+                        memo: dict[Any, Any] | None) -> list[tuple[int, int]]:
+        counts = dict(counted)
+        for i, p in plan.fallbacks:
+            for j, _, n in self._found(i, p, ctx, memo):
+                counts[j] = counts.get(j, 0) + n
+        return sorted(counts.items())
+
+    def _resolve(self, found: list[Any]) -> list[Instance]:
         """Apply exclusions, replacements and principles to the instances, in table order.
 
-        ``found`` holds (pattern position, cover, count) in table order; the result is the
-        accepted count of each pattern (patterns whose instances were all removed absent).
+        ``found`` holds (pattern position, cover, count) in table order; the result holds
+        the accepted instances as mutable [position, cover, count] (count 0: removed), in
+        the same order.
         """
         combination = self._combination
         excl = self._excl
@@ -326,15 +349,15 @@ class PatternTable:
         for i, mask, n in found:
             if i in dead:
                 continue
-            if dead_within and mask and i in dead_within and any(mask & ~m == 0 for m in dead_within[i]):
-                continue
-            if debt and debt.get(i):
-                take = min(debt[i], n)
-                debt[i] -= take
-                n -= take
-                if not n:
-                    continue
             if mask:
+                if dead_within and i in dead_within and any(mask & ~m == 0 for m in dead_within[i]):
+                    continue
+                if debt and debt.get(i):
+                    take = min(debt[i], n)
+                    debt[i] -= take
+                    n -= take
+                    if not n:
+                        continue
                 group = combination[i]
                 if group is not None:
                     if non_identical:
@@ -362,10 +385,15 @@ class PatternTable:
                         first, *rest = roots
                         for r in rest:
                             parent[r] = first
-            if not effects[i]:
-                accepted.append([i, mask, n])
-                continue
+            elif debt and debt.get(i):
+                take = min(debt[i], n)
+                debt[i] -= take
+                n -= take
+                if not n:
+                    continue
             accepted.append([i, mask, n])
+            if not effects[i]:
+                continue
             # Instances are in table order: only a pattern listed earlier (q < i) can
             # already have accepted instances to take back.
             for q in excl[i]:
@@ -394,11 +422,7 @@ class PatternTable:
                             break
                 if left:
                     debt[q] = debt.get(q, 0) + left
-        counts: dict[int, int] = {}
-        for i, _, n in accepted:
-            if n > 0:
-                counts[i] = counts.get(i, 0) + n
-        return counts
+        return accepted
 
 
 _FIRST = itemgetter(0)

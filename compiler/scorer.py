@@ -84,7 +84,7 @@ class Scorer:
         if (facts._tiles_mask & ~self._playable_mask or self._uniform_copies is None
                 or max(facts._tiles_counts) > self._uniform_copies or (hand.flowers and not self.has_bonus)):
             self.check_tiles(hand)  # the message names the first offending tile
-        prep = _Prepared(hand, facts.declared)
+        prep = _Prepared(hand, facts.declared, facts._concealed_counts, facts._concealed_mask)
         arrs: list[Arrangement] = []
         for matcher, shape in self._matchers:
             arrs.extend(matcher(shape, hand, prep))
