@@ -134,6 +134,9 @@ def _connection(counts: Sequence[int], k: int) -> int:
 class BaselineBot:
     """Greedy toward a win; deterministic for a given seed (the seed only breaks exact ties)."""
 
+    #: Reject a pung or chow from a lower bound before evaluating it (the choice is the same).
+    claim_bound = True
+
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
         self._evaluators: dict[int, Evaluator] = {}
@@ -230,7 +233,7 @@ class BaselineBot:
             return choice  # only chows on offer, and a chow adds no value toward a minimum
         keys = list(deal.keys[seat]) if hasattr(deal, "keys") else suit_keys(counts)
         now = ev.shanten(counts, melds, keys)
-        if ev.standard and not any(o.do == "kong" for o in decision.options):
+        if self.claim_bound and ev.standard and not any(o.do == "kong" for o in decision.options):
             # A pung or chow is the claimed tile plus one fixed way of using it: never better than
             # drawing it, and the standard shanten of the hand with it bounds that from below.
             suit = SUIT_OF[kind]

@@ -18,8 +18,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from compiler import arrangements as _arrangements
 from compiler.arrangements import completes
+try:
+    from compiler.arrangements import KNITTED_KINDS as _KNITTED
+except ImportError:  # pragma: no cover - then knitted waits are tried on every kind
+    _KNITTED = ()
+#: Each knitted straight's kinds with their bit mask (bit k for kind k).
+_KNITTED_MASKS = tuple((kinds, sum(1 << k for k in kinds)) for kinds in _KNITTED)
 from compiler.hand import Hand, HandError, Meld
 from compiler.scorer import ScoreResult
 from compiler.tiles import CODES, SUITS
@@ -87,19 +92,74 @@ class _Claim:
     meld: MeldRec | None = None
 
 
-def _brute_waits(shape: Any, counts: list[int], melds: int, present: list[int]) -> list[int]:
+def _trials(shape: Any, counts: list[int], melds: int, candidates: Any) -> list[int]:
+    """The candidate kinds that complete the hand for ``shape`` (the compiler decides)."""
     out = []
-    for k in range(34):
+    one = (shape,)
+    for k in candidates:
         if counts[k] < 4:
             counts[k] += 1
-            if completes(counts, melds, (shape,)):
+            if completes(counts, melds, one):
                 out.append(k)
             counts[k] -= 1
     return out
 
 
-#: The waits of a special shape from its definition (the compiler's), else one trial per kind.
-_shape_waits = getattr(_arrangements, "_special_waits", None) or _brute_waits
+def _neighbours(present: list[int]) -> set[int]:
+    """Held kinds and, for suited ones, the kinds within two in the same suit."""
+    out: set[int] = set()
+    for k in present:
+        if k < 27:
+            lo = k - k % 9
+            out.update(range(max(lo, k - 2), min(lo + 9, k + 3)))
+        else:
+            out.add(k)
+    return out
+
+
+def _special_waits(shape: Any, counts: list[int], melds: int, present: list[int], suited: int) -> list[int]:
+    """The waits of a non-standard shape: candidates narrowed by what the shape kind needs,
+    each confirmed by ``compiler.arrangements.completes`` (so the compiler stays the judge).
+    ``suited`` has bit k set for each suited kind k held."""
+    kind = shape.kind
+    if kind == "knitted_sets_and_pair":
+        if melds > shape.max_melds:
+            return []
+        if not _KNITTED:  # pragma: no cover
+            return _trials(shape, counts, melds, range(34))
+        cands: set[int] = set()
+        whole = False
+        for kinds, mask in _KNITTED_MASKS:
+            short = mask & ~suited
+            if not short:
+                whole = True
+            elif not short & (short - 1):  # one kind short of this knitted straight
+                cands.add(short.bit_length() - 1)
+        if not cands and not whole:
+            return []
+        return _trials(shape, counts, melds, cands | _neighbours(present))
+    if melds:
+        return []
+    if kind == "pairs":
+        odd = [k for k in present if counts[k] % 2]
+        return _trials(shape, counts, melds, odd) if len(odd) == 1 else []
+    if kind == "unique_plus_pair":
+        wanted = set(shape.tiles)
+        if len(present) < len(wanted) - 1 or not wanted.issuperset(present):
+            return []
+        return _trials(shape, counts, melds, wanted)
+    if kind == "knitted_and_honors":
+        if len(present) < 13 or max(counts) > 1:
+            return []
+        if _KNITTED:
+            cands = set()
+            for kinds, mask in _KNITTED_MASKS:
+                if not suited & ~mask:  # the suited tiles held all belong to this knitted straight
+                    cands.update(kinds)
+            cands.update(range(27, 34))
+            return _trials(shape, counts, melds, sorted(k for k in cands if not counts[k]))
+        return _trials(shape, counts, melds, [k for k in range(34) if not counts[k]])  # pragma: no cover
+    return _trials(shape, counts, melds, range(34))  # a shape kind this module does not know
 
 
 class Deal:
@@ -332,8 +392,12 @@ class Deal:
         if self._special_shapes:
             counts = self.counts[seat]
             present = [k for k in range(34) if counts[k]]
+            suited = 0
+            for k in present:
+                if k < 27:
+                    suited |= 1 << k
             for shape in self._special_shapes:
-                found.update(_shape_waits(shape, counts, melds, present))
+                found.update(_special_waits(shape, counts, melds, present, suited))
         return frozenset(found) & self._playable_set
 
     def _completes(self, seat: int, kind: int | None) -> bool:

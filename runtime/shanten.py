@@ -86,6 +86,8 @@ def suit_mask(key: int) -> int:
                 mask |= _with_partial(suit_mask(key - 6 * w))
             if c2:
                 mask |= _with_partial(suit_mask(key - 26 * w))
+    if len(_MASKS) > 300_000:
+        _MASKS.clear()  # a cache: masks are recomputed from their keys
     _MASKS[key] = mask
     return mask
 
@@ -354,6 +356,8 @@ def suit_discards(rest: int, key: int, need: int) -> tuple[int, ...]:
     drops = _DROPS.get(key)
     if drops is None:
         digits = key - HONOR_BASE if key >= HONOR_BASE else key
+        if len(_DROPS) > 200_000:
+            _DROPS.clear()
         drops = _DROPS[key] = tuple(table_of(key - w) if digits // w % 5 else -1
                                     for w in _POWERS[:7 if key >= HONOR_BASE else 9])
     evals = _EVAL_IDS

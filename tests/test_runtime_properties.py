@@ -164,3 +164,85 @@ def test_a_seats_cached_waits_agree_with_the_compiler_for_every_shape(name: str,
             counts[k] -= 1
     assert set(deal.waits(seat)) == expected
     assert deal.waits(seat) is deal.waits(seat)  # cached for the unchanged hand
+
+
+def _reference_shanten(counts: list[int], sets: int) -> int:
+    """Standard shanten by plain search over every decomposition (sets, partial sets, one pair)."""
+    best = 0
+
+    def search(i: int, m: int, t: int, p: int) -> None:
+        nonlocal best
+        while i < 34 and not counts[i]:
+            i += 1
+        if i == 34:
+            mm = min(m, sets)
+            best = max(best, 2 * mm + min(t, sets - mm) + p)
+            return
+        suited = i < 27
+        r = i % 9
+        if counts[i] >= 3:
+            counts[i] -= 3
+            search(i, m + 1, t, p)
+            counts[i] += 3
+        if counts[i] >= 2:
+            counts[i] -= 2
+            if not p:
+                search(i, m, t, 1)
+            search(i, m, t + 1, p)
+            counts[i] += 2
+        if suited and r <= 6 and counts[i + 1] and counts[i + 2]:
+            for k in (i, i + 1, i + 2):
+                counts[k] -= 1
+            search(i, m + 1, t, p)
+            for k in (i, i + 1, i + 2):
+                counts[k] += 1
+        for d in (1, 2):
+            if suited and r + d <= 8 and counts[i + d]:
+                counts[i] -= 1
+                counts[i + d] -= 1
+                search(i, m, t + 1, p)
+                counts[i] += 1
+                counts[i + d] += 1
+        counts[i] -= 1
+        search(i, m, t, p)
+        counts[i] += 1
+
+    search(0, 0, 0, 0)
+    return 2 * sets - best
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_suit_key_tables_give_the_exact_standard_shanten(data: st.DataObject) -> None:
+    """The bit-mask split tables, merged and evaluated by id, equal a plain search (any shanten)."""
+    from runtime.shanten import standard_shanten
+
+    pool = [k for k in range(34) for _ in range(4)]
+    if data.draw(st.booleans()):
+        pool = [k for k in pool if k < 9 or k >= 27]
+    size = data.draw(st.sampled_from([2, 4, 5, 7, 8, 10, 11, 13, 14]))
+    hand = data.draw(st.permutations(pool))[:size]
+    counts = [0] * 34
+    for k in hand:
+        counts[k] += 1
+    sets = size // 3
+    assert standard_shanten(counts, sets) == _reference_shanten(list(counts), sets)
+
+
+@pytest.mark.parametrize("name", ("hk", "mcr"))
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2 ** 32))
+def test_the_bots_claim_shortcut_never_changes_its_choice(name: str, seed: int) -> None:
+    v = load_variant(name)
+    deal = Deal(v, shuffled_wall(v.tiles, seed), seed % 4)
+    bots = [BaselineBot(seed + s) for s in range(4)]
+    full = BaselineBot(0)
+    full.claim_bound = False
+    while not deal.over:
+        for decision in deal.pending():
+            action = bots[decision.seat].choose(deal, decision)
+            if decision.kind == "claim":
+                assert full.choose(deal, decision) == action
+            deal.act(decision.seat, action)
+            if deal.over:
+                break
