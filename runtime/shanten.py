@@ -1,15 +1,19 @@
 """Shanten (tiles away from ready) from per-suit tables, for the shapes a variant declares.
 
-Standard shapes (sets and a pair) are counted one suit at a time: each suit's count
-vector maps, once and then from a cache, to its non-dominated (sets, partial sets, pair)
-splits; the suits are then combined. ``shanten == -1`` means a complete hand, 0 ready.
+Standard shapes (sets and a pair) are counted one suit at a time. A suit's counts are one
+base-5 integer, its *key* (seats keep their four keys up to date on every move); each key
+maps once to the bit mask of the (sets, partial sets, pair) splits the suit allows, and
+through it to the small id of an interned table of non-dominated splits. Suits are then
+combined by merging and evaluating table ids, with every result cached under integer keys;
+the waits of a ready hand and the shanten after each discard are cached per suit against
+the merged table of the other suits. ``shanten == -1`` means a complete hand, 0 ready.
 Pairs and unique-plus-pair shapes have closed formulas; knitted shapes are not counted
-(a bot aims at the other shapes).
+(a bot aims at the other shapes). Every cache is built as it is needed and bounded.
 """
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from typing import Iterable, Sequence
 
 from compiler.arrangements import ShapeSpec
 
