@@ -94,24 +94,36 @@ class Evaluator:
                 out[i] = row[k - 9 * suit]
         if melds or not (self.pairs or self.unique) or self._special(counts, 0) > min(out, default=99):
             return out
+        # The special shapes' shanten after a discard depends only on the count of the kind
+        # discarded (pairs) and on whether it is one of the shape's tiles (unique shapes).
         kinds_held = len(counts) - counts.count(0)
-        pair_info = [(sets, quads, sum(c // 2 if quads else c >= 2 for c in counts)) for sets, quads in self.pairs]
-        unique_info = [(tiles, sum(1 for t in tiles if counts[t]), [t for t in tiles if counts[t] >= 2])
-                       for tiles in self.unique]
-        for i, k in enumerate(kinds):
-            best = out[i]
-            c = counts[k]
-            for sets, quads, pairs in pair_info:
+        by_count = [99] * 5
+        for sets, quads in self.pairs:
+            pairs = sum(c // 2 for c in counts) if quads else kinds_held - counts.count(1)
+            for c in range(1, 5):
                 after = pairs - (1 if (c % 2 == 0 if quads else c == 2) else 0)
-                held = kinds_held - (c == 1)
-                value = sets - 1 - after + (0 if quads else max(0, sets - held))
-                if value < best:
-                    best = value
-            for tiles, present, doubled in unique_info:
-                inside = k in tiles
-                p_after = present - (1 if inside and c == 1 else 0)
-                has_pair = len(doubled) > 1 or (len(doubled) == 1 and (doubled[0] != k or c > 2))
-                value = len(tiles) - p_after - (1 if has_pair else 0)
+                value = sets - 1 - after + (0 if quads else max(0, sets - (kinds_held - (c == 1))))
+                if value < by_count[c]:
+                    by_count[c] = value
+        uniques = []
+        for tiles in self.unique:
+            present = sum(1 for t in tiles if counts[t])
+            doubled = [t for t in tiles if counts[t] >= 2]
+            size = len(tiles)
+            uniques.append((frozenset(tiles), size, present, len(doubled), doubled[0] if doubled else -1,
+                            size - present - (1 if doubled else 0)))
+        for i, k in enumerate(kinds):
+            c = counts[k]
+            best = out[i]
+            value = by_count[c]
+            if value < best:
+                best = value
+            for tiles, size, present, doubles, first, outside in uniques:
+                if k in tiles:
+                    value = size - (present - (c == 1)) - (1 if doubles > 1 or (doubles == 1 and (first != k or c > 2))
+                                                           else 0)
+                else:
+                    value = outside
                 if value < best:
                     best = value
             out[i] = best
