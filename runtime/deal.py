@@ -299,7 +299,10 @@ class Deal:
             raise IllegalAction(f"the deal is over ({self.end}); seat {seat} cannot {action.label()}")
         decision = self._turn_decision
         if decision is None or decision.seat != seat:
-            decision = self.decision_for(seat)
+            claim = self.claim
+            decision = claim.decisions.get(seat) if claim is not None and seat not in claim.responses else None
+            if decision is None:
+                decision = self.decision_for(seat)
             if decision is None:
                 asked = "; ".join(d.describe() for d in self.pending())
                 raise IllegalAction(f"seat {seat} is not asked to decide now ({asked})")
@@ -423,14 +426,21 @@ class Deal:
 
     def _draw(self, seat: int, back: bool) -> bool:
         """Draw one tile, exposing flowers and replacing them from the end; False: the wall ran out."""
+        events = self.events
         while True:
-            tid = self._take(back)
-            if tid is None:
+            if self.front >= self.back:
                 return False
-            self._event(type="draw", seat=seat, tile=self.codes[tid], id=tid, end="back" if back else "front")
+            if back:
+                self.back -= 1
+                tid = self.wall[self.back]
+            else:
+                tid = self.wall[self.front]
+                self.front += 1
+            code = self.codes[tid]
+            events.append({"type": "draw", "seat": seat, "tile": code, "id": tid, "end": "back" if back else "front"})
             if self.kinds[tid] >= 34:
                 self.flowers[seat].append(tid)
-                self._event(type="flower", seat=seat, tile=self.codes[tid], id=tid)
+                events.append({"type": "flower", "seat": seat, "tile": code, "id": tid})
                 back = True
                 continue
             self._add(seat, tid)
