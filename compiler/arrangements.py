@@ -614,12 +614,8 @@ def _completes_shape(shape: ShapeSpec, counts: Sequence[int], melds: int) -> boo
         suited = {k for k in range(27) if counts[k]}
         return any(suited <= kinds for kinds in KNITTED_SETS)
     if kind == "knitted_sets_and_pair" and melds <= shape.max_melds:
-        mask = 0
-        for k in range(27):
-            if counts[k]:
-                mask |= 1 << k
-        for kinds, kinds_mask in zip(KNITTED_KINDS, KNITTED_MASKS):
-            if mask & kinds_mask == kinds_mask:
+        for kinds in KNITTED_KINDS:
+            if all(counts[k] for k in kinds):
                 rest = list(counts)
                 for k in kinds:
                     rest[k] -= 1
@@ -649,24 +645,22 @@ def _special_waits(shape: ShapeSpec, held: list[int], melds: int, held_mask: int
     if kind == "knitted_sets_and_pair":
         if melds > shape.max_melds or (held_mask & _SUITED_MASK).bit_count() < 8:
             return ()
-        present = None
+        need = shape.sets - 3 - melds
         out: set[int] = set()
         for kinds, kinds_mask in zip(KNITTED_KINDS, KNITTED_MASKS):
             gap = kinds_mask & ~held_mask
             if gap & (gap - 1):
                 continue  # more than one tile of this knitted straight is missing
-            missing = [k for k in kinds if not held[k]]
-            if present is None:
-                present = _kinds_in(held_mask)
-            cands = set(missing)
-            for k in present:  # the wait may also lie in the fourth set or the pair
-                base = k - k % 9 if k < 27 else k
-                cands.update(range(max(base, k - 2), min(base + 9, k + 3)) if k < 27 else (k,))
-            for k in cands:
-                held[k] += 1
-                if _completes_shape(shape, held, melds):
+            rest = list(held)
+            for k in kinds:
+                rest[k] -= 1
+            if gap:  # the winning tile must be the missing one; the rest must split
+                k = gap.bit_length() - 1
+                rest[k] += 1
+                if is_standard(rest, need):
                     out.add(k)
-                held[k] -= 1
+            else:  # the straight is held: the wait lies in the fourth set or the pair
+                out.update(_standard_waits(rest, need))
         return out
     if melds:
         return ()

@@ -8,6 +8,7 @@ with a message that says which part is wrong.
 from __future__ import annotations
 
 import re
+from operator import eq as _eq
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -226,6 +227,7 @@ _FIELDS = tuple(f for f in Hand.__dataclass_fields__)
 #: Declared sets already checked, by (type, tiles as given, concealed flag): a few hundred at most.
 _MELDS: dict[tuple[Any, ...], Meld] = {}
 _new_object = object.__new__
+_FLAG_TYPES = frozenset({bool, type(None)})
 
 
 def _known_meld(m: Any) -> Meld | None:
@@ -304,9 +306,9 @@ def from_json(obj: Any) -> Hand:
     kong_replacement = get("kong_replacement")
     robbing_kong = get("robbing_kong")
     last_wall_tile = get("last_wall_tile")
-    for flag in (self_drawn, last_tile_of_kind, kong_replacement, robbing_kong, last_wall_tile):
-        if flag is not None and flag is not True and flag is not False:
-            return _from_json(obj)
+    if not _FLAG_TYPES.issuperset(map(type, (self_drawn, last_tile_of_kind, kong_replacement, robbing_kong,
+                                            last_wall_tile))):
+        return _from_json(obj)
     if robbing_kong and (self_drawn or kong_replacement):
         return _from_json(obj)
     if kong_replacement and not (self_drawn and any(m.kind == "kong" for m in melds)):
@@ -321,14 +323,11 @@ def from_json(obj: Any) -> Hand:
     missing = get("missing_suit")
     if missing not in _MISSING_SUITS or (missing is not None and type(missing) is not str):
         return _from_json(obj)
-    counts = [0] * NUM_KINDS
-    counts[win] = 1
-    for k in concealed:
-        counts[k] += 1
+    every = concealed + (win,)
     for m in melds:
-        for k in m.tiles:
-            counts[k] += 1
-    if max(counts) > 4:
+        every += m.tiles
+    every = sorted(every)
+    if any(map(_eq, every, every[4:])):  # five copies of a kind
         return _from_json(obj)
     return _hand_of((concealed, melds, win, flowers, self_drawn is True, seat_wind, round_wind,
                      last_tile_of_kind is True, kong_replacement is True, robbing_kong is True,
