@@ -45,6 +45,8 @@ KNITTED_KINDS: tuple[tuple[int, ...], ...] = tuple(knitted_kinds(p) for p in KNI
 KNITTED_SETS: tuple[frozenset[int], ...] = tuple(frozenset(k) for k in KNITTED_KINDS)
 KNITTED_MASKS: tuple[int, ...] = tuple(sum(1 << k for k in kinds) for kinds in KNITTED_KINDS)
 
+_SUITED_MASK = (1 << 27) - 1  # the 27 suited kinds
+
 #: Bound on each per-suit cache (entries); a cache entry is a few small tuples.
 CACHE_SIZE = 1 << 15
 
@@ -424,7 +426,7 @@ def _declared_groups(hand: Hand) -> list[Group]:
 
 
 def _place_win(shape: ShapeSpec, raw: Sequence[Group], hand: Hand, declared: list[Group],
-               fixed_wait: str | None = None) -> Iterator[Arrangement]:
+               fixed_wait: str | None = None) -> list[Arrangement]:
     """One arrangement per distinct group of ``raw`` (plain concealed groups) that can hold
     the winning tile: edge, closed, side, single, pung, then others; equal ones in order."""
     win = hand.win_tile
@@ -453,6 +455,7 @@ def _place_win(shape: ShapeSpec, raw: Sequence[Group], hand: Hand, declared: lis
     if len(places) > 1:
         places.sort()
     self_drawn = hand.self_drawn
+    out = []
     for _, idx, wait in places:
         g = raw[idx]
         win_group = make_group(g.kind, g.first, self_drawn, False, True)
@@ -460,7 +463,8 @@ def _place_win(shape: ShapeSpec, raw: Sequence[Group], hand: Hand, declared: lis
         groups[idx] = win_group
         if declared:
             groups += declared
-        yield _new(shape.id, shape.kind, groups, win_group, wait)
+        out.append(_new(shape.id, shape.kind, groups, win_group, wait))
+    return out
 
 
 def _concealed_counts(hand: Hand) -> list[int]:
@@ -494,16 +498,24 @@ class _Prepared:
         self.declared = _declared_groups(hand) if declared is None else declared
 
 
-def _sets_and_pair(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> Iterator[Arrangement]:
+_NO_ARRANGEMENTS: list[Arrangement] = []
+
+
+def _sets_and_pair(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> list[Arrangement]:
     need = shape.sets - len(hand.melds)
     if need < 0 or prep.size != 3 * need + 2:
-        return
+        return _NO_ARRANGEMENTS
     divisions = _divisions(prep.keys)
-    if len(divisions) > 1:
-        divisions.sort(key=_division_order)
+    if not divisions:
+        return _NO_ARRANGEMENTS
     declared = prep.declared
+    if len(divisions) == 1:
+        return _place_win(shape, divisions[0], hand, declared)
+    divisions.sort(key=_division_order)
+    out: list[Arrangement] = []
     for raw in divisions:
-        yield from _place_win(shape, raw, hand, declared)
+        out += _place_win(shape, raw, hand, declared)
+    return out
 
 
 def _division_order(raw: Sequence[Group]) -> list[tuple[int, int]]:
@@ -511,39 +523,46 @@ def _division_order(raw: Sequence[Group]) -> list[tuple[int, int]]:
     return sorted((g.first, 0 if g.pung else 1) for g in raw if not g.pair)
 
 
-def _pairs(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> Iterator[Arrangement]:
+def _pairs(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> list[Arrangement]:
+    if hand.melds or prep.mask.bit_count() > shape.sets:  # more kinds than pairs
+        return _NO_ARRANGEMENTS
     counts = prep.counts
-    if hand.melds or 1 in counts or 3 in counts:
-        return
+    if 1 in counts or 3 in counts:
+        return _NO_ARRANGEMENTS
     raw = []
     for k, c in enumerate(counts):
         if c == 2 or (c == 4 and shape.quads_as_two_pairs):
             raw.extend([make_group("pair", k, True)] * (c // 2))
         elif c:
-            return
+            return _NO_ARRANGEMENTS
     if len(raw) == shape.sets:
-        yield from _place_win(shape, raw, hand, [], "single")
+        return _place_win(shape, raw, hand, [], "single")
+    return _NO_ARRANGEMENTS
 
 
-def _unique_plus_pair(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> Iterator[Arrangement]:
-    counts = prep.counts
-    if hand.melds or 3 in counts or 4 in counts:
-        return
+def _unique_plus_pair(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> list[Arrangement]:
     wanted = set(shape.tiles)
-    if any(c and k not in wanted for k, c in enumerate(counts)):
-        return
-    if any(counts[k] == 0 for k in wanted) or sorted(counts[k] for k in wanted)[-1] != 2:
-        return
-    if sum(counts) != len(wanted) + 1:
-        return
-    raw = [make_group("pair" if counts[k] == 2 else "single", k, True) for k in sorted(wanted)]
-    yield from _place_win(shape, raw, hand, [], "none")
-
-
-def _knitted_and_honors(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> Iterator[Arrangement]:
+    if hand.melds or prep.mask.bit_count() != len(wanted):  # every wanted kind, no other
+        return _NO_ARRANGEMENTS
     counts = prep.counts
-    if hand.melds or 2 in counts or 3 in counts or 4 in counts or sum(counts) != 14:
-        return
+    if 3 in counts or 4 in counts:
+        return _NO_ARRANGEMENTS
+    if any(c and k not in wanted for k, c in enumerate(counts)):
+        return _NO_ARRANGEMENTS
+    if any(counts[k] == 0 for k in wanted) or sorted(counts[k] for k in wanted)[-1] != 2:
+        return _NO_ARRANGEMENTS
+    if sum(counts) != len(wanted) + 1:
+        return _NO_ARRANGEMENTS
+    raw = [make_group("pair" if counts[k] == 2 else "single", k, True) for k in sorted(wanted)]
+    return _place_win(shape, raw, hand, [], "none")
+
+
+def _knitted_and_honors(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> list[Arrangement]:
+    if hand.melds or prep.mask.bit_count() != 14:  # fourteen different tiles
+        return _NO_ARRANGEMENTS
+    counts = prep.counts
+    if 2 in counts or 3 in counts or 4 in counts or sum(counts) != 14:
+        return _NO_ARRANGEMENTS
     present = {k for k, c in enumerate(counts) if c}
     suited = {k for k in present if k < 27}
     for perm, kinds in zip(KNITTED_PERMS, KNITTED_SETS):
@@ -553,21 +572,19 @@ def _knitted_and_honors(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> Iterat
                 raw += [make_group("single", k, True) for k in sorted(present - kinds)]
             else:
                 raw = [make_group("single", k, True) for k in sorted(present)]
-            yield from _place_win(shape, raw, hand, [], "none")
-            return
+            return _place_win(shape, raw, hand, [], "none")
+    return _NO_ARRANGEMENTS
 
 
-def _knitted_sets_and_pair(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> Iterator[Arrangement]:
-    if len(hand.melds) > shape.max_melds:
-        return
-    counts = prep.counts
-    if counts[0] + counts[9] + counts[18] == 0 or counts[8] + counts[17] + counts[26] == 0:
-        return  # every knitted straight holds a 1 and a 9
-    declared = prep.declared
+def _knitted_sets_and_pair(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> list[Arrangement]:
+    if len(hand.melds) > shape.max_melds or (prep.mask & _SUITED_MASK).bit_count() < 9:
+        return _NO_ARRANGEMENTS
     need = shape.sets - 3 - len(hand.melds)
     if need < 0 or prep.size != 3 * need + 11:
-        return
+        return _NO_ARRANGEMENTS
+    declared = prep.declared
     mask = prep.mask
+    out: list[Arrangement] = []
     for perm, kinds, kinds_mask in zip(KNITTED_PERMS, KNITTED_KINDS, KNITTED_MASKS):
         if mask & kinds_mask != kinds_mask:
             continue
@@ -576,7 +593,8 @@ def _knitted_sets_and_pair(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> Ite
             keys[SUIT_OF[k]] -= UNIT_OF[k]
         knitted = [make_group("knitted", perm[o] * 9 + o, True) for o in range(3)]
         for raw in _divisions(keys):
-            yield from _place_win(shape, knitted + list(raw), hand, declared)
+            out += _place_win(shape, knitted + list(raw), hand, declared)
+    return out
 
 
 _MATCHERS = {
@@ -630,9 +648,6 @@ def completes(counts: Sequence[int], melds: int, shapes: Iterable[ShapeSpec]) ->
 
 
 # ------------------------------------------------------------------- waits
-
-_SUITED_MASK = (1 << 27) - 1
-
 
 def _kinds_in(mask: int) -> list[int]:
     return [k for k in range(34) if mask >> k & 1]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from .arrangements import Arrangement, ShapeSpec, held_waits
+from .arrangements import SUIT_OF, UNIT_OF, Arrangement, ShapeSpec, held_waits
 from .codegen import LAZY_NAMES
 from .expressions import BOOL, GROUP, INT, STR, TILE, TILE_LIST_COUNTS, TILE_LIST_MASKS, Type, list_of, set_of
 from .groups import TILES, make_group
@@ -196,7 +196,11 @@ class HandContext:
         win = self._hand.win_tile
         held[win] -= 1
         mask = self._concealed_mask if held[win] else self._concealed_mask & ~(1 << win)
-        return held_waits(held, mask, len(self._hand.melds), self._shapes, limit)
+        keys = self.__dict__.get("_keys")  # the suit keys of the concealed counts, if the scorer set them
+        if keys is not None:
+            keys = list(keys)
+            keys[SUIT_OF[win]] -= UNIT_OF[win]
+        return held_waits(held, mask, len(self._hand.melds), self._shapes, limit, keys)
 
     @property
     def waits(self) -> list[Any]:

@@ -85,6 +85,7 @@ class Scorer:
                 or max(facts._tiles_counts) > self._uniform_copies or (hand.flowers and not self.has_bonus)):
             self.check_tiles(hand)  # the message names the first offending tile
         prep = _Prepared(hand, facts.declared, facts._concealed_counts, facts._concealed_mask)
+        facts._keys = prep.keys
         arrs: list[Arrangement] = []
         for matcher, shape in self._matchers:
             arrs.extend(matcher(shape, hand, prep))

@@ -106,38 +106,52 @@ def run(args: argparse.Namespace) -> int:
 class LineEncoder:
     """The contract's output line for a hand, written from prebuilt pieces.
 
-    The text is exactly ``json.dumps(result_json(variant, hand)) + "\n"``: each pattern's
-    ``{"id": ..., "value": `` prefix is encoded once, numbers are written as json writes
-    integers, and anything else (a value that is not an integer) goes through json.dumps.
+    The text is exactly ``json.dumps(result_json(variant, hand)) + "\n"``. The pieces are
+    encoded once by json.dumps and kept in small bounded tables: one per scored pattern
+    (position, value, count), and the start and end of a line per (valid, total); the end
+    holds ``base``, which the settlement formula computes from ``total`` alone.
     """
+
+    LIMIT = 4096  # entries per table; a piece not kept is encoded again when needed
 
     def __init__(self, variant: Any) -> None:
         self.variant = variant
         self.evaluate = variant.scorer.evaluate_hand
-        self.prefixes = [f'{{"id": {json.dumps(p.id)}, "value": ' for p in variant.scorer.table.patterns]
+        self.patterns = variant.scorer.table.patterns
         self.base = variant.settlement.base.fn
+        self.fans: dict[tuple[int, Any, Any], str] = {}
+        self.ends: dict[tuple[bool, Any], tuple[str, str]] = {}
 
-    def __call__(self, hand: Hand) -> str:
-        valid, total, ev, _, _ = self.evaluate(hand)
-        if ev is None:
-            return _NOT_A_WIN
-        prefixes = self.prefixes
-        parts = []
-        for i, value, n in ev.scored:
-            if type(value) is not int or type(n) is not int:
-                return json.dumps(result_json(self.variant, hand)) + "\n"
-            parts.append(f'{prefixes[i]}{value}, "count": {n}}}')
-        if type(total) is not int:
-            return json.dumps(result_json(self.variant, hand)) + "\n"
-        text = f'{{"valid": {"true" if valid else "false"}, "total": {total}, "fans": [{", ".join(parts)}]'
+    def _fan(self, scored: tuple[int, Any, Any]) -> str:
+        i, value, n = scored
+        text = json.dumps({"id": self.patterns[i].id, "value": value, "count": n})
+        if type(value) is int and type(n) is int and len(self.fans) < self.LIMIT:  # 1 == True: ints only
+            self.fans[scored] = text
+        return text
+
+    def _ends(self, valid: bool, total: Any) -> tuple[str, str]:
+        head = json.dumps({"valid": valid, "total": total, "fans": []})[:-2]  # up to the fans' "["
+        tail = "]"
         if valid:
             try:
                 base = self.base(_Total(total))
             except ArithmeticError:
                 pass
             else:
-                text += f', "base": {base if type(base) is int else json.dumps(base)}'
-        return text + "}\n"
+                tail += json.dumps({"base": base})[1:-1].join((", ", ""))
+        tail += "}\n"
+        if type(total) is int and len(self.ends) < self.LIMIT:
+            self.ends[(valid, total)] = (head, tail)
+        return head, tail
+
+    def __call__(self, hand: Hand) -> str:
+        valid, total, ev, _, _ = self.evaluate(hand)
+        if ev is None:
+            return _NOT_A_WIN
+        get = self.fans.get
+        parts = [get(s) or self._fan(s) for s in ev.scored]
+        head, tail = self.ends.get((valid, total)) or self._ends(valid, total)
+        return head + ", ".join(parts) + tail
 
 
 _NOT_A_WIN = '{"valid": false, "total": 0, "fans": []}\n'
