@@ -70,14 +70,15 @@ class Arrangement:
     """One way to read a winning hand: its groups, the group of the winning tile, the wait.
 
     The lists pattern conditions read (sets, chows, pungs, kongs, pairs, knitted runs)
-    are built once here; ``sets`` are sorted by their first tile. Each list ``X`` comes
-    with ``bits_X``: the bit of each element's place in ``groups`` (equal groups in
-    turn), which is what a combination pattern's instance records as its cover.
+    are built once here; ``sets`` are sorted by their first tile. ``bits(name)`` gives the
+    cover bit of each element of one of those lists, which is what a combination
+    pattern's instance records: each group of the arrangement has its own bit, by its
+    place in ``sets``, then ``pairs``, then ``knitted``, then the other groups (equal
+    groups in turn); it is worked out when a pattern first needs it.
     """
 
     __slots__ = ("shape", "shape_kind", "groups", "win_group", "wait", "sets", "pairs", "chows", "pungs",
-                 "kongs", "knitted", "bits_sets", "bits_chows", "bits_pungs", "bits_kongs", "bits_pairs",
-                 "bits_knitted")
+                 "kongs", "knitted", "_bits")
 
     def __init__(self, shape: str, shape_kind: str, groups: list[Group], win_group: Group | None, wait: str,
                  sets: list[Group] | None = None, pairs: list[Group] | None = None) -> None:
@@ -87,9 +88,59 @@ class Arrangement:
     def describe(self) -> str:
         return " ".join(map(repr, self.groups))
 
-    @property
-    def bits_groups(self) -> list[int]:
-        return [1 << j for j in range(len(self.groups))]
+    def canonical(self) -> list[Group]:
+        """Every group once, in the order of their cover bits."""
+        others = [g for g in self.groups if g.order < 0 and not g.pair and not g.knitted]
+        return [*self.sets, *self.pairs, *self.knitted, *others]
+
+    def bits(self, name: str) -> list[int]:
+        """The cover bit of each element of the list ``name`` (sets, chows, pungs, kongs,
+        pairs, knitted or groups)."""
+        cache = self._bits
+        if cache is None:
+            cache = self._bits = {}
+        got = cache.get(name)
+        if got is None:
+            got = cache[name] = self._work_out(name)
+        return got
+
+    def _work_out(self, name: str) -> list[int]:
+        sets = self.sets
+        if name == "sets":
+            return list(_POW2[:len(sets)])
+        if name in ("chows", "pungs", "kongs"):
+            out = []
+            j = 0
+            for g in getattr(self, name):  # a subsequence of sets
+                while sets[j] is not g:
+                    j += 1
+                out.append(_POW2[j])
+                j += 1
+            return out
+        if name == "pairs":
+            return list(_POW2[len(sets):len(sets) + len(self.pairs)])
+        if name == "knitted":
+            start = len(sets) + len(self.pairs)
+            return list(_POW2[start:start + len(self.knitted)])
+        return [1 << q if q >= 0 else 0 for q in _positions(self.canonical(), getattr(self, name))]
+
+
+_POW2 = tuple(1 << j for j in range(64))
+
+
+def _positions(groups: Sequence[Any], domain: Sequence[Any]) -> list[int]:
+    """Where each element of ``domain`` stands in ``groups`` (equal groups: in turn); -1 if absent."""
+    taken = 0
+    out = []
+    for d in domain:
+        for j, g in enumerate(groups):
+            if g is d and not (taken >> j) & 1:
+                taken |= 1 << j
+                out.append(j)
+                break
+        else:
+            out.append(-1)
+    return out
 
 
 _NONE: list[Any] = []
@@ -102,59 +153,25 @@ def _fill(arr: Arrangement, shape: str, shape_kind: str, groups: list[Group], wi
     arr.groups = groups
     arr.win_group = win_group
     arr.wait = wait
-    keyed = []
+    arr._bits = None
+    sets = []
     pairs = []
-    pair_bits = []
     knitted = []
-    knitted_bits = []
-    bit = 1
     for g in groups:
-        o = g.order
-        if o >= 0:
-            keyed.append((o, bit, g))  # (order, bit) is unique: equal groups keep their order
+        if g.order >= 0:
+            sets.append(g)
         elif g.pair:
             pairs.append(g)
-            pair_bits.append(bit)
         elif g.knitted:
             knitted.append(g)
-            knitted_bits.append(bit)
-        bit <<= 1
-    keyed.sort()
-    arr.sets = sets = []
-    arr.bits_sets = set_bits = []
-    chows = []
-    chow_bits = []
-    pungs = []
-    pung_bits = []
-    kongs = []
-    kong_bits = []
-    for o, b, g in keyed:
-        sets.append(g)
-        set_bits.append(b)
-        o %= 3
-        if o == 0:
-            chows.append(g)
-            chow_bits.append(b)
-        else:
-            pungs.append(g)
-            pung_bits.append(b)
-            if o == 2:
-                kongs.append(g)
-                kong_bits.append(b)
-    arr.chows = chows
-    arr.bits_chows = chow_bits
-    arr.pungs = pungs
-    arr.bits_pungs = pung_bits
-    arr.kongs = kongs
-    arr.bits_kongs = kong_bits
+    if len(sets) > 1:
+        sets.sort(key=_BY_ORDER)  # stable: equal groups keep their order in ``groups``
+    arr.sets = sets
+    arr.chows = [g for g in sets if g.chow]
+    arr.pungs = pungs = [g for g in sets if g.pung]
+    arr.kongs = [g for g in pungs if g.kong]
     arr.pairs = pairs
-    arr.bits_pairs = pair_bits
-    if knitted and shape_kind.startswith("knitted"):
-        arr.knitted = knitted
-        arr.bits_knitted = knitted_bits
-    else:
-        arr.knitted = []
-        arr.bits_knitted = []
+    arr.knitted = knitted if knitted and shape_kind.startswith("knitted") else []
     return arr
 
 

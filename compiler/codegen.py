@@ -336,7 +336,7 @@ _CONTEXT_LIST = re.compile(r"c\.(\w+)")
 def _bits_source(domain: str) -> str:
     m = _CONTEXT_LIST.fullmatch(domain)
     if m and m.group(1) in _BIT_LISTS:
-        return f"c._arr.bits_{m.group(1)}"
+        return f"c._arr.bits({m.group(1)!r})"
     return "BITS(c, G)"
 
 
@@ -358,8 +358,9 @@ def bit_cover(i: int, chosen: list[tuple[int, ...]], bits: list[int]) -> list[In
 
 
 def bits_of(ctx: Any, domain: list[Any]) -> list[int]:
-    """The bit of each element of ``domain`` in ``ctx.groups`` (equal groups: in turn); 0 if absent."""
-    return [1 << q if q >= 0 else 0 for q in positions(ctx.groups, domain)]
+    """The cover bit of each element of ``domain`` in the context's arrangement (equal
+    groups: in turn); 0 if absent."""
+    return [1 << q if q >= 0 else 0 for q in positions(ctx._arr.canonical(), domain)]
 
 
 def cover(i: int, chosen: list[tuple[int, ...]], places: list[int]) -> list[Instance]:
