@@ -19,8 +19,8 @@ from compiler.arrangements import ShapeSpec
 from compiler.tiles import SUITS
 
 from .actions import Action, Decision
-from .shanten import (_KEY_TABLE, SUIT_OF, WEIGHT, pairs_shanten, rests_of, standard_shanten_keys, suit_discards, suit_keys,
-                      table_of, unique_shanten)
+from .shanten import (_DROPS, _EVAL_IDS, _KEY_TABLE, SUIT_OF, WEIGHT, eval_ids, pairs_shanten, rests_of,
+                      standard_shanten_keys, suit_drops, suit_keys, table_of, unique_shanten)
 
 _WIN = Action("win")
 
@@ -78,20 +78,24 @@ class Evaluator:
             if t0 is None or t1 is None or t2 is None or t3 is None:
                 t0, t1, t2, t3 = (table_of(key) for key in keys)
             rests = rests_of((t0, t1, t2, t3))  # type: ignore[arg-type]
-            rows: list[Any] = [None, None, None, None]
-            single = len(self.standard) == 1
-            need = self.standard[0] - melds
+            drops: list[Any] = [None, None, None, None]
+            evals = _EVAL_IDS
+            needs = [sets - melds for sets in self.standard]
             for i, k in enumerate(kinds):
                 suit = SUIT_OF[k]
-                row = rows[suit]
+                row = drops[suit]
                 if row is None:
-                    if single:
-                        row = suit_discards(rests[suit], keys[suit], need)
-                    else:
-                        row = [min(vs) for vs in zip(*(suit_discards(rests[suit], keys[suit], sets - melds)
-                                                     for sets in self.standard))]
-                    rows[suit] = row
-                out[i] = row[k - 9 * suit]
+                    row = drops[suit] = _DROPS.get(keys[suit]) or suit_drops(keys[suit])
+                new = row[k - 9 * suit]
+                rest = rests[suit]
+                best = 99
+                for need in needs:
+                    value = evals.get((rest << 16 | new) << 3 | need)
+                    if value is None:
+                        value = eval_ids(rest, new, need)
+                    if value < best:
+                        best = value
+                out[i] = best
         if melds or not (self.pairs or self.unique) or self._special(counts, 0) > min(out, default=99):
             return out
         # The special shapes' shanten after a discard depends only on the count of the kind

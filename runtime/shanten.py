@@ -5,9 +5,9 @@ base-5 integer, its *key* (seats keep their four keys up to date on every move);
 maps once to the bit mask of the (sets, partial sets, pair) splits the suit allows, and
 through it to the small id of an interned table of non-dominated splits. Suits are then
 combined by merging and evaluating table ids, with every result cached under integer keys;
-the waits of a ready hand and the shanten after each discard are cached per suit against
-the merged table of the other suits. ``shanten == -1`` means a complete hand, 0 ready.
-Pairs and unique-plus-pair shapes have closed formulas; knitted shapes are not counted
+the waits of a ready hand are cached per suit against the merged table of the other suits,
+and a suit's table after each possible discard per suit key. ``shanten == -1`` means a
+complete hand, 0 ready. Pairs and unique-plus-pair shapes have closed formulas; knitted shapes are not counted
 (a bot aims at the other shapes). Every cache is built as it is needed and bounded.
 """
 
@@ -336,7 +336,6 @@ def rest_ids(tabs: Sequence[int]) -> list[int]:
 _POWERS = tuple(5 ** i for i in range(9))
 _DROPS: dict[int, tuple[int, ...]] = {}  # suit key -> table id after discarding each offset (-1: none held)
 _RESTS: dict[int, tuple[int, int, int, int]] = {}  # packed four table ids -> rest_ids
-_DISCARDS: dict[int, tuple[int, ...]] = {}  # ((rest << 32 | key) << 3 | need) -> shanten per offset
 
 
 def rests_of(tabs: Sequence[int]) -> tuple[int, int, int, int]:
@@ -350,33 +349,16 @@ def rests_of(tabs: Sequence[int]) -> tuple[int, int, int, int]:
     return hit  # type: ignore[return-value]
 
 
-def suit_discards(rest: int, key: int, need: int) -> tuple[int, ...]:
-    """Standard shanten after discarding one tile of each offset of the suit of ``key`` (99 where
-    the suit holds none), with ``rest`` the other suits' merged table id; cached."""
-    ck = (rest << 32 | key) << 3 | need
-    hit = _DISCARDS.get(ck)
-    if hit is not None:
-        return hit
+def suit_drops(key: int) -> tuple[int, ...]:
+    """The table id of the suit of ``key`` after discarding one tile of each offset (-1: none held)."""
     drops = _DROPS.get(key)
     if drops is None:
-        digits = key - HONOR_BASE if key >= HONOR_BASE else key
         if len(_DROPS) > 200_000:
             _DROPS.clear()
+        digits = key - HONOR_BASE if key >= HONOR_BASE else key
         drops = _DROPS[key] = tuple(table_of(key - w) if digits // w % 5 else -1
                                     for w in _POWERS[:7 if key >= HONOR_BASE else 9])
-    evals = _EVAL_IDS
-    base = rest << 16
-    out = []
-    for t in drops:
-        if t < 0:
-            out.append(99)
-        else:
-            v = evals.get((base | t) << 3 | need)
-            out.append(v if v is not None else eval_ids(rest, t, need))
-    if len(_DISCARDS) > 300_000:
-        _DISCARDS.clear()
-    hit = _DISCARDS[ck] = tuple(out)
-    return hit
+    return drops
 
 
 def suit_waits_ids(rest: int, key: int, need: int) -> tuple[int, ...]:
