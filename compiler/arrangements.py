@@ -292,11 +292,10 @@ class SuitTable:
 
     ``plain`` and ``paired`` are the splits into sets (and one pair, for ``paired``) as
     tuples of shared groups, in the order of :func:`_decompose`; ``forms`` the (sets,
-    pairs) forms as a mask; ``waits`` (on demand) each kind that, added, lets the suit
-    split, with the forms mask it then takes.
+    pairs) forms as a mask (see :func:`_forms_of`, which the waits use without splitting).
     """
 
-    __slots__ = ("suit", "key", "plain", "paired", "splits", "pairs", "forms", "_waits")
+    __slots__ = ("suit", "key", "plain", "paired", "splits", "pairs", "forms")
 
     def __init__(self, suit: int, key: int) -> None:
         base, end, honors = _SUITS[suit]
@@ -317,28 +316,50 @@ class SuitTable:
         self.paired: tuple[tuple[Group, ...], ...] = tuple(paired)
         self.splits: tuple[tuple[Group, ...], ...] = tuple(splits)  # every split, in _decompose order
         self.pairs: tuple[int, ...] = tuple(pairs)  # the number of pairs of each split
-        self.forms = _form_mask(_forms(counts, honors))
-        self._waits: tuple[tuple[int, int], ...] | None = None
-
-    @property
-    def waits(self) -> tuple[tuple[int, int], ...]:
-        if self._waits is None:
-            base, end, honors = _SUITS[self.suit]
-            key = self.key
-            present = [i for i in range(end - base) if (key >> 8 * i) & 0xFF]
-            if honors:
-                cands: Iterable[int] = present
-            else:
-                cands = sorted({j for i in present for j in range(max(0, i - 2), min(9, i + 3))})
-            out = []
-            for j in cands:
-                forms = suit_table(self.suit, key + (1 << 8 * j)).forms
-                if forms:
-                    out.append((base + j, forms))
-            self._waits = tuple(out)
-        return self._waits
+        self.forms = _forms_of(int(honors), key)
 
 
+def _forms_of(honors: int, key: int) -> int:
+    """The forms mask of one suit's counts (``key``: 8 bits per rank; ``honors``: 1 for the
+    honor suit, whose kinds make no chows). Suited suits share one bounded table."""
+    cache = _FORMS[honors]
+    got = cache.get(key)
+    if got is None:
+        counts = tuple((key >> 8 * i) & 0xFF for i in range(7 if honors else 9))
+        got = _form_mask(_forms(counts, bool(honors)))
+        if len(cache) >= CACHE_SIZE:
+            cache.clear()
+        cache[key] = got
+    return got
+
+
+def _waits_of(honors: int, key: int) -> tuple[tuple[int, int], ...]:
+    """For one suit's counts: each rank index that, added, lets the suit split, with the
+    forms mask it then takes (bounded table, shared by the suited suits)."""
+    cache = _WAITS[honors]
+    got = cache.get(key)
+    if got is None:
+        size = 7 if honors else 9
+        present = [i for i in range(size) if (key >> 8 * i) & 0xFF]
+        if honors:
+            cands: Iterable[int] = present
+        else:
+            cands = sorted({j for i in present for j in range(max(0, i - 2), min(9, i + 3))})
+        out = []
+        for j in cands:
+            forms = _forms_of(honors, key + (1 << 8 * j))
+            if forms:
+                out.append((j, forms))
+        got = tuple(out)
+        if len(cache) >= CACHE_SIZE:
+            cache.clear()
+        cache[key] = got
+    return got
+
+
+_FORMS: tuple[dict[int, int], dict[int, int]] = ({}, {})
+_HONORS = (0, 0, 0, 1)  # suit index -> 1 for the honor suit
+_WAITS: tuple[dict[int, tuple[tuple[int, int], ...]], dict[int, tuple[tuple[int, int], ...]]] = ({}, {})
 _TABLES: tuple[dict[int, SuitTable], ...] = ({}, {}, {}, {})
 
 
@@ -402,10 +423,10 @@ def _reach_mask(keys: Sequence[int]) -> int:
     for s in range(4):
         key = keys[s]
         if key:
-            t = _TABLES[s].get(key) or suit_table(s, key)
-            if not t.forms:
+            forms = _forms_of(_HONORS[s], key)
+            if not forms:
                 return 0
-            reach = _combine(reach, t.forms)
+            reach = _combine(reach, forms)
             if not reach:
                 return 0
     return reach
@@ -750,21 +771,19 @@ def _standard_waits(held: Sequence[int], sets: int, keys: Sequence[int] | None =
     if keys is None:
         keys = suit_keys(held)
     forms = [1, 1, 1, 1]  # an empty suit takes the form (0 sets, 0 pairs)
-    tables: list[SuitTable | None] = [None, None, None, None]
     broken = -1
     for s in range(4):
         key = keys[s]
         if key:
-            t = tables[s] = _TABLES[s].get(key) or suit_table(s, key)
-            forms[s] = t.forms
-            if not t.forms:
+            f = forms[s] = _forms_of(_HONORS[s], key)
+            if not f:
                 if broken >= 0:
                     return
                 broken = s
     want = 1 << (2 * sets + 1)
     for s in range(4):
-        t = tables[s]
-        if t is None or (broken >= 0 and broken != s):
+        key = keys[s]
+        if not key or (broken >= 0 and broken != s):
             continue  # a suit the hand does not hold cannot be completed by one tile
         others = 1
         for q in range(4):
@@ -772,9 +791,10 @@ def _standard_waits(held: Sequence[int], sets: int, keys: Sequence[int] | None =
                 others = _combine(others, forms[q])
         if not others:
             continue
-        for k, got in t.waits:
+        base = _SUITS[s][0]
+        for j, got in _waits_of(_HONORS[s], key):
             if _combine(others, got) & want:
-                yield k
+                yield base + j
 
 
 def _shape_waits(shape: ShapeSpec, held: list[int], melds: int, held_mask: int,

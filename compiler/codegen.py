@@ -157,6 +157,9 @@ def _cheap_first(src: str) -> str:
                               for p in cheap + dear + rest) + ")"
 
 
+_MARK = re.compile(r"""[()\[\]{}'"\\]""")
+
+
 def _flat(src: str) -> str:
     """``src`` with every character inside brackets or quotes (brackets and quotes
     included) replaced by ``_``: what is left is the top level of the expression."""
@@ -164,26 +167,35 @@ def _flat(src: str) -> str:
     depth = 0
     quote = None
     escaped = False
-    for ch in src:
+    last = 0  # the end of the text already copied
+    for m in _MARK.finditer(src):
+        j = m.start()
+        ch = src[j]
+        if escaped:  # a character after a backslash inside quotes
+            escaped = False
+            continue
         if quote:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
+            if ch == "\\":
                 escaped = True
             elif ch == quote:
                 quote = None
-            out.append("_")
-        elif ch in "'\"":
+                out.append("_" * (j + 1 - last))
+                last = j + 1
+            continue
+        if depth == 0:
+            out.append(src[last:j])
+        else:
+            out.append("_" * (j - last))
+        out.append("_")
+        last = j + 1
+        if ch in "'\"":
             quote = ch
-            out.append("_")
         elif ch in "([{":
             depth += 1
-            out.append("_")
         elif ch in ")]}":
             depth -= 1
-            out.append("_")
-        else:
-            out.append(ch if depth == 0 else "_")
+    rest = src[last:]
+    out.append(rest if depth == 0 and not quote else "_" * len(rest))
     return "".join(out)
 
 
@@ -211,18 +223,24 @@ def _unwrapped(src: str) -> str:
 
 def _closes_at_end(src: str) -> bool:
     """Whether the parenthesis opening ``src`` is closed by its last character."""
-    depth = 1
+    if not (src.startswith("(") and src.endswith(")")):
+        return False
+    depth = 0
     quote = None
     escaped = False
-    for j, ch in enumerate(src[1:], 1):
+    for m in _MARK.finditer(src):
+        j = m.start()
+        ch = src[j]
+        if escaped:
+            escaped = False
+            continue
         if quote:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
+            if ch == "\\":
                 escaped = True
             elif ch == quote:
                 quote = None
-        elif ch in "'\"":
+            continue
+        if ch in "'\"":
             quote = ch
         elif ch in "([{":
             depth += 1
