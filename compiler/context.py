@@ -91,6 +91,7 @@ _SUIT_SETS = tuple(frozenset(s for s, bit in (("m", 1), ("p", 2), ("s", 4)) if n
 _NUM_TILES = len(TILES)
 _NO_COUNTS = [0] * (_NUM_TILES + 1)
 _TILE_OF = TILES.__getitem__
+_BIT_OF = tuple(1 << k for k in range(_NUM_TILES)).__getitem__
 
 
 class HandContext:
@@ -106,11 +107,10 @@ class HandContext:
         concealed = hand.concealed
         # Copies per kind (one more entry, 0, for "no tile"); the lists are only read.
         ccounts = [0] * (_NUM_TILES + 1)
-        cmask = 1 << win
         for k in concealed:
             ccounts[k] += 1
-            cmask |= 1 << k
         ccounts[win] += 1
+        cmask = sum(map(_BIT_OF, {*concealed, win}))
         self._concealed_counts = ccounts
         self.concealed_tiles = ctiles = list(map(_TILE_OF, concealed))
         ctiles.append(TILES[win])
@@ -121,10 +121,20 @@ class HandContext:
             mask = cmask
             tiles = list(ctiles)
             for m in melds:
-                for k in m.tiles:
-                    counts[k] += 1
-                    dcounts[k] += 1
-                    mask |= 1 << k
+                first = m.tiles[0]
+                if m.kind == "chow":
+                    counts[first] += 1
+                    counts[first + 1] += 1
+                    counts[first + 2] += 1
+                    dcounts[first] += 1
+                    dcounts[first + 1] += 1
+                    dcounts[first + 2] += 1
+                    mask |= 7 << first
+                else:
+                    n = len(m.tiles)
+                    counts[first] += n
+                    dcounts[first] += n
+                    mask |= 1 << first
                 tiles.extend(map(_TILE_OF, m.tiles))
             self.tiles = tiles
             self.declared = declared if declared is not None else [

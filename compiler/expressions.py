@@ -588,8 +588,11 @@ class _Checker:
             target = "(" + ", ".join(pyvars) + ")"
             helper = "COMB" if quant in ("count", "sum") else "PERM"
             source = f"{helper}({dom}, {len(pyvars)})"
+        # Over a list the context holds, an empty list answers without running the loop.
+        plain = len(pyvars) == 1 and _PLAIN_NAME.fullmatch(dom) is not None
         if quant == "filter":
-            return list_of(dom_t.item or ANY), f"[{target} for {target} in {source} if {body}]"
+            src = f"[{target} for {target} in {source} if {body}]"
+            return list_of(dom_t.item or ANY), f"({src} if {dom} else [])" if plain else src
         if quant in ("any", "exists", "all") and len(pyvars) == 1 and dom in TILE_LIST_MASKS:
             mask = _tile_mask(pyvars[0], body)
             if mask is not None:
@@ -597,15 +600,19 @@ class _Checker:
                     return BOOL, f"(not ({TILE_LIST_MASKS[dom]} & {ALL_TILES_MASK & ~mask}))"
                 return BOOL, f"(({TILE_LIST_MASKS[dom]} & {mask}) != 0)"
         if quant in ("any", "exists"):
-            return BOOL, f"any({body} for {target} in {source})"
+            src = f"any({body} for {target} in {source})"
+            return BOOL, f"({src} if {dom} else False)" if plain else src
         if quant == "all":
-            return BOOL, f"all({body} for {target} in {source})"
+            src = f"all({body} for {target} in {source})"
+            return BOOL, f"({src} if {dom} else True)" if plain else src
         if quant == "count":
             counted = _counted_kinds(pyvars, dom, body)
             if counted is not None:
                 return INT, counted
-            return INT, f"len([1 for {target} in {source} if {body}])"
-        return INT, f"sum({body} for {target} in {source})"
+            src = f"len([1 for {target} in {source} if {body}])"
+            return INT, f"({src} if {dom} else 0)" if plain else src
+        src = f"sum({body} for {target} in {source})"
+        return INT, f"({src} if {dom} else 0)" if plain else src
 
 
 #: Tile lists that a context also provides as a bit mask of the kinds they hold:
@@ -617,6 +624,9 @@ TILE_LIST_MASKS: dict[str, str] = {}
 #: source of a list of counts indexed by kind (one more entry, 0, for "no tile").
 TILE_LIST_COUNTS: dict[str, str] = {}
 ALL_TILES_MASK = (1 << len(TILES)) - 1
+
+
+_PLAIN_NAME = re.compile(r"c\.[A-Za-z_]\w*")
 
 
 def _counted_kinds(pyvars: list[str], dom: str, body: str) -> str | None:
