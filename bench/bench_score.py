@@ -203,8 +203,9 @@ def main() -> int:
         ratio = "" if name == "pymahjonggb" else f"   {rate[name] / rate['pymahjonggb']:.3f}x PyMahjongGB"
         print(f"  {label:<58} {rate[name]:>9.0f} hands/s{ratio}")
     print(f"  --jsonl process start (empty input): {best['start']:.3f} s CPU")
-    print(f"  --jsonl over the sample x{args.jsonl_repeat}: every line parsed and scored again "
-          "(no per-hand result cache; only bounded per-suit tables are shared)")
+    print(f"  --jsonl over the sample x{args.jsonl_repeat}: every line parsed and scored again (no per-hand "
+          "result cache; shared between hands only bounded tables keyed by one suit's counts, by a checked "
+          "declared set, and by an output piece's (pattern, value, count) or (valid, total))")
     print(f"  peak RSS: bench process {self_peak_kb / 1024:.1f} MB, --jsonl process over the sample "
           f"x{args.jsonl_repeat} {child_peak_kb / 1024:.1f} MB")
     return 0
