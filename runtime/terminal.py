@@ -64,6 +64,19 @@ def _meld_text(deal: Deal, seat: int) -> str:
     return " ".join(parts) or "-"
 
 
+def _legend(deal: Deal) -> str:
+    """What the codes mean, for the groups this variant's tile set has."""
+    present = set(deal.kinds)
+    parts = [f"{suit} {SUIT_NAMES[suit]}" for i, suit in enumerate(SUITS) if any(9 * i <= k < 9 * i + 9 for k in present)]
+    if any(27 <= k < 31 for k in present):
+        parts.append("1-4z winds E S W N")
+    if any(31 <= k < 34 for k in present):
+        parts.append("5z 6z 7z dragons white green red")
+    if any(k >= 34 for k in present):
+        parts.append("1-4f flowers, 5-8f seasons")
+    return "tiles: " + " · ".join(parts)
+
+
 class TerminalPlayer:
     """Seat 0's controller: shows the board and reads the choice."""
 
@@ -87,6 +100,7 @@ class TerminalPlayer:
             f"{' '.join(deal.codes[t] for t in deal.flowers[HUMAN]) or '-'}{missing}")
         say(f"  {'':<14} discards: {' '.join(deal.codes[t] for t in deal.rivers[HUMAN]) or '-'}")
         say("  your hand:  " + "  ".join(f"{i}:{deal.codes[t]}" for i, t in enumerate(self.hand(deal), 1)))
+        say("  " + _legend(deal))
 
     @staticmethod
     def hand(deal: Deal) -> list[int]:
