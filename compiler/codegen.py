@@ -62,8 +62,11 @@ def generate_evaluator(entries: list[tuple[int, Any]], what: str) -> Callable[[A
             lines.append(f"    n = {src}")
             lines.append("    if n > 0:")
             lines.append(f"        out.append(({i}, 0, n))")
+    by_domain: dict[str, list[tuple[int, list[tuple[int, Any]]]]] = {}
     for (domain, k), group in loops.items():
-        lines.extend(_choice_loops(domain, k, group))
+        by_domain.setdefault(domain, []).append((k, group))
+    for domain, loops_of in by_domain.items():
+        lines.extend(_choice_loops(domain, loops_of, namespace))
     lines.append("    return out")
     lines = hoist_common(lines)
     code = compile("\n".join(lines), f"<{what}>", "exec")
@@ -96,33 +99,102 @@ def generate_first(entries: list[tuple[int, Any]], what: str) -> Callable[[Any],
     return scope["first"]
 
 
-def _choice_loops(domain: str, k: int, group: list[tuple[int, Any]]) -> list[str]:
-    """One loop over the choices of ``k`` groups of ``domain`` for the combination patterns
-    of ``group``, recording each accepted choice (as indices) in ``f<position>``.
+#: Most entries of one table of choice results (:func:`_choice_loops`); past it, the
+#: choices of a list not yet in the table are worked out without being kept.
+CHOICE_TABLE_LIMIT = 20000
+#: What makes a choice's condition read more than its chosen groups: the context, or a
+#: division or power (which can fail: those stay in the loop, in their order).
+_READS_MORE = re.compile(r"\bc\b|\bD\(|\bP\(")
+
+
+def _choice_loops(domain: str, loops_of: list[tuple[int, list[tuple[int, Any]]]],
+                  namespace: dict[str, Any]) -> list[str]:
+    """The choices of ``k`` groups of ``domain`` for the combination patterns of each
+    (k, group) of ``loops_of``, one loop per k, recording each accepted choice (as
+    indices) in ``f<position>``.
+
+    The patterns whose condition reads only the chosen groups (no other name of the
+    context, no division or power) answer alike for every list of the same groups:
+    groups are shared objects (compiler/groups.py), so the list's groups in order are an
+    exact key. Their accepted choices, for every k at once, come from one bounded table
+    per list keyed by that tuple, filled by a generated chooser on first sight (at most
+    :data:`CHOICE_TABLE_LIMIT` entries; past it, worked out without being kept). The
+    other patterns keep their loop, run on every arrangement.
 
     (Separate loops per pattern, each conjunct tested as soon as its groups are chosen,
     were measured: with the four or five sets of a hand they cost more than they save.)
     """
-    out = ["    G = " + domain, "    n = len(G)", f"    if n >= {k}:"]
+    bits = _bits_source(domain)
+    pure: list[tuple[int, list[tuple[int, Any]], dict[int, str]]] = []
+    rest: list[tuple[int, list[tuple[int, Any]], dict[int, str]]] = []
+    for k, group in loops_of:
+        idx = [f"i{j}" for j in range(k)]
+        conds: dict[int, str] = {}
+        for i, p in group:
+            cond = _cheap_first(p.condition.choice or "True")
+            for j in range(k):
+                cond = cond.replace(f"G[{idx[j]}]", f"g{j}")
+            conds[i] = cond
+        mine = [(i, p) for i, p in group if not _READS_MORE.search(conds[i])]
+        theirs = [(i, p) for i, p in group if _READS_MORE.search(conds[i])]
+        if mine:
+            pure.append((k, mine, conds))
+        if theirs:
+            rest.append((k, theirs, conds))
+    out = ["    G = " + domain, "    n = len(G)"]
+    if pure:
+        tag = str(sum(1 for name in namespace if name.startswith("CHOSEN")))
+        chooser = ["def choose(G):", "    n = len(G)", "    r = []"]
+        for k, group, conds in pure:
+            chooser.append(f"    if n >= {k}:")
+            chooser.extend(_loop_lines(k, group, conds, 1))
+            for i, _ in group:
+                chooser.append(f"        if f{i}:")
+                chooser.append(f"            r.append(({i}, f{i}))")
+        chooser.append("    return (*r,)")
+        code = compile("\n".join(chooser), f"<choices from {domain}>", "exec")
+        scope: dict[str, Any] = {}
+        exec(code, namespace, scope)  # noqa: S102 - assembled from checked, generated sources
+        namespace[f"CHOOSE{tag}"] = scope["choose"]
+        namespace[f"CHOSEN{tag}"] = {}
+        least = min(k for k, _, _ in pure)
+        out.append(f"    if n >= {least}:")
+        out.append("        rk = (*G,)")
+        out.append(f"        rr = CHOSEN{tag}.get(rk)")
+        out.append("        if rr is None:")
+        out.append(f"            rr = CHOOSE{tag}(G)")
+        out.append(f"            if len(CHOSEN{tag}) < {CHOICE_TABLE_LIMIT}:")
+        out.append(f"                CHOSEN{tag}[rk] = rr")
+        out.append("        if rr:")
+        out.append(f"            rb = {bits}")
+        out.append("            for rq, rf in rr:")
+        out.append("                out.extend(COVER(rq, rf, rb))")
+    for k, group, conds in rest:
+        out.append(f"    if n >= {k}:")
+        out.extend(_loop_lines(k, group, conds, 1))
+        for i, _ in group:
+            out.append(f"        if f{i}:")
+            out.append(f"            out.extend(COVER({i}, f{i}, {bits}))")
+    return out
+
+
+def _loop_lines(k: int, group: list[tuple[int, Any]], conds: dict[int, str], indent: int) -> list[str]:
+    """The loop over the choices of ``k`` elements of ``G`` (of length ``n``) appending each
+    choice that ``conds[i]`` accepts to ``f<i>``, ``indent`` levels deeper than a function body."""
+    pad = "    " * indent
     idx = [f"i{j}" for j in range(k)]
     choice = f"({', '.join(idx)},)"
-    bits = _bits_source(domain)
+    out = []
     for i, _ in group:
-        out.append(f"        f{i} = []")
+        out.append(f"{pad}    f{i} = []")
     for j in range(k):
         start = "0" if j == 0 else f"{idx[j - 1]} + 1"
         stop = "n" if j == k - 1 else f"n - {k - 1 - j}"
-        out.append("    " * (j + 2) + f"for {idx[j]} in range({start}, {stop}):")
-        out.append("    " * (j + 3) + f"g{j} = G[{idx[j]}]")
-    for i, p in group:
-        cond = _cheap_first(p.condition.choice or "True")
-        for j in range(k):
-            cond = cond.replace(f"G[{idx[j]}]", f"g{j}")
-        out.append("    " * (k + 2) + f"if {cond}:")
-        out.append("    " * (k + 3) + f"f{i}.append({choice})")
+        out.append(pad + "    " * (j + 1) + f"for {idx[j]} in range({start}, {stop}):")
+        out.append(pad + "    " * (j + 2) + f"g{j} = G[{idx[j]}]")
     for i, _ in group:
-        out.append(f"        if f{i}:")
-        out.append(f"            out.extend(COVER({i}, f{i}, {bits}))")
+        out.append(pad + "    " * (k + 1) + f"if {conds[i]}:")
+        out.append(pad + "    " * (k + 2) + f"f{i}.append({choice})")
     return out
 
 
