@@ -20,9 +20,11 @@ checker generated, and the functions return (pattern position, cover mask, count
 from __future__ import annotations
 
 import re
+from operator import attrgetter
 from typing import Any, Callable
 
 from .expressions import BASE_NAMESPACE
+from .groups import KIND_ATTRIBUTES
 
 
 def generate_evaluator(entries: list[tuple[int, Any]], what: str) -> Callable[[Any], list[Instance]]:
@@ -37,6 +39,7 @@ def generate_evaluator(entries: list[tuple[int, Any]], what: str) -> Callable[[A
     namespace: dict[str, Any] = dict(BASE_NAMESPACE)
     namespace["COVER"] = bit_cover
     namespace["BITS"] = bits_of
+    namespace["KIND_KEY"] = _kind_key
     lines = ["def evaluate(c):", "    out = []"]
     loops: dict[tuple[str, int], list[tuple[int, Any]]] = {}
     for i, p in entries:
@@ -142,6 +145,9 @@ def _choice_loops(domain: str, loops_of: list[tuple[int, list[tuple[int, Any]]]]
         if theirs:
             rest.append((k, theirs, conds))
     out = ["    G = " + domain, "    n = len(G)"]
+    # The table's key: the groups' kinds and first tiles when no condition can tell two
+    # groups of the same kind and first tile apart, else the groups themselves.
+    by_kind = all(_reads_kind_only(conds[i], k) for k, group, conds in pure for i, _ in group)
     if pure:
         tag = str(sum(1 for name in namespace if name.startswith("CHOSEN")))
         chooser = ["def choose(G):", "    n = len(G)", "    r = []"]
@@ -159,7 +165,7 @@ def _choice_loops(domain: str, loops_of: list[tuple[int, list[tuple[int, Any]]]]
         namespace[f"CHOSEN{tag}"] = {}
         least = min(k for k, _, _ in pure)
         out.append(f"    if n >= {least}:")
-        out.append("        rk = (*G,)")
+        out.append("        rk = KIND_KEY(G)" if by_kind else "        rk = (*G,)")
         out.append(f"        rr = CHOSEN{tag}.get(rk)")
         out.append("        if rr is None:")
         out.append(f"            rr = CHOOSE{tag}(G)")
@@ -176,6 +182,21 @@ def _choice_loops(domain: str, loops_of: list[tuple[int, list[tuple[int, Any]]]]
             out.append(f"        if f{i}:")
             out.append(f"            out.extend(COVER({i}, f{i}, {bits}))")
     return out
+
+
+_GROUP_ATTRIBUTE = re.compile(r"\bg\d+\.(\w+)")
+#: Functions of compiler/expressions.py that read only kind attributes of the groups they are given.
+_KIND_FUNCTIONS = re.compile(r"\bF_(?:ranks|suits|tiles_of)\(\[(?:g\d+(?:, )?)+\]\)")
+
+
+def _reads_kind_only(cond: str, k: int) -> bool:
+    """Whether choice condition ``cond`` reads of its groups ``g0``... only attributes of
+    :data:`KIND_ATTRIBUTES`, and passes whole groups to nothing but functions reading such
+    attributes (anything else, a group compared or counted as itself, reads more)."""
+    if any(name not in KIND_ATTRIBUTES for name in _GROUP_ATTRIBUTE.findall(cond)):
+        return False
+    rest = _KIND_FUNCTIONS.sub("F()", _GROUP_ATTRIBUTE.sub("a", cond))
+    return re.search(r"\bg\d+\b|\bG\b", rest) is None
 
 
 def _loop_lines(k: int, group: list[tuple[int, Any]], conds: dict[int, str], indent: int) -> list[str]:
@@ -196,6 +217,14 @@ def _loop_lines(k: int, group: list[tuple[int, Any]], conds: dict[int, str], ind
         out.append(pad + "    " * (k + 1) + f"if {conds[i]}:")
         out.append(pad + "    " * (k + 2) + f"f{i}.append({choice})")
     return out
+
+
+_KIND_ID = attrgetter("kind_id")
+
+
+def _kind_key(groups: list[Any]) -> tuple[int, ...]:
+    """The kind and first tile of each of ``groups``, in order (``Group.kind_id``)."""
+    return (*map(_KIND_ID, groups),)
 
 
 _FAILS = re.compile(r"\bD\(|\bP\(")

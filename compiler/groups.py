@@ -13,6 +13,11 @@ from typing import Any
 from .tiles import CODES, is_dragon, is_honor, is_terminal, is_wind, rank_of, suit_of
 
 GROUP_KINDS = ("chow", "pung", "kong", "pair", "knitted", "single")
+#: The attributes of a group fixed by its kind and first tile alone (``Group.kind_id``):
+#: not whether it is concealed, declared or holds the winning tile.
+KIND_ATTRIBUTES = frozenset({"kind", "first", "kinds", "tiles", "size", "tile", "suit", "rank", "chow", "pung",
+                             "kong", "pair", "knitted", "single", "suited", "honor", "wind", "dragon",
+                             "terminal", "simple", "outside", "middle", "order", "kind_id"})
 
 
 class Tile:
@@ -60,7 +65,7 @@ class Group:
 
     __slots__ = ("kind", "first", "tiles", "concealed", "declared", "has_win", "suit", "rank", "tile",
                  "chow", "pung", "kong", "pair", "knitted", "single", "suited", "honor", "wind", "dragon",
-                 "terminal", "simple", "outside", "middle", "size", "kinds", "order", "_text")
+                 "terminal", "simple", "outside", "middle", "size", "kinds", "order", "kind_id", "_text")
 
     def __init__(self, kind: str, first: int, tiles: tuple[int, ...], concealed: bool, declared: bool,
                  has_win: bool = False) -> None:
@@ -93,6 +98,8 @@ class Group:
         self.middle = TILES[first + 1] if kind == "chow" else t
         # Sort key of sets (by first tile, a chow before a pung before a kong); -1 for other groups.
         self.order = first * 3 + ("chow", "pung", "kong").index(kind) if kind in ("chow", "pung", "kong") else -1
+        # One number per (kind, first tile): what every attribute of KIND_ATTRIBUTES depends on.
+        self.kind_id = GROUP_KINDS.index(kind) * 64 + first
 
     def __repr__(self) -> str:
         try:
