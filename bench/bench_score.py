@@ -205,7 +205,8 @@ def main() -> int:
     print(f"  --jsonl process start (empty input): {best['start']:.3f} s CPU")
     print(f"  --jsonl over the sample x{args.jsonl_repeat}: every line parsed and scored again (no per-hand "
           "result cache; shared between hands only bounded tables keyed by one suit's counts, by a checked "
-          "declared set, and by an output piece's (pattern, value, count) or (valid, total))")
+          "declared set, by the kinds of one list of sets (combination patterns' choices), and by an output "
+          "piece's (pattern, value, count) or (valid, total))")
     print(f"  peak RSS: bench process {self_peak_kb / 1024:.1f} MB, --jsonl process over the sample "
           f"x{args.jsonl_repeat} {child_peak_kb / 1024:.1f} MB")
     return 0
