@@ -194,9 +194,6 @@ class PatternTable:
         self._toward_minimum = [p.toward_minimum for p in patterns]
         self._effects = [bool(self._excl[i] or self._repl[i]) for i in range(len(patterns))]
         self._values = [p.value if type(p.value) is int else None for p in patterns]
-        # Whether a pattern excludes or replaces one listed before it (see _resolve).
-        self._takes_back = any(q < i for i in range(len(patterns))
-                               for q in list(self._excl[i]) + [q for q, _ in self._repl[i]])
         self._plans: dict[str, _Plan] = {}
 
     def configure(self, principles: Mapping[str, Any] | None) -> None:
@@ -285,12 +282,7 @@ class PatternTable:
         if more:
             found = found + more
             found.sort(key=_FIRST)
-        if not found:
-            counted: list[tuple[int, int]] = []
-        elif self._takes_back:
-            counted = self._summed(self._resolve(found))
-        else:
-            counted = self._resolve_forward(found)
+        counted: list[tuple[int, int]] = self._summed(self._resolve(found)) if found else []
         toward = self._toward_minimum
         if plan.fallbacks:
             for i, _ in counted:
@@ -327,88 +319,6 @@ class PatternTable:
                         counted.append((cur, total_n))
                     cur = i
                     total_n = n
-        if cur >= 0:
-            counted.append((cur, total_n))
-        return counted
-
-    def _resolve_forward(self, found: list[Any]) -> list[tuple[int, int]]:
-        """:meth:`_resolve` then :meth:`_summed`, for a table in which no pattern excludes
-        or replaces one listed before it: no accepted instance is ever taken back, so
-        the counts are summed as the instances are accepted."""
-        combination = self._combination
-        excl = self._excl
-        repl = self._repl
-        effects = self._effects
-        account_once = self.principles.account_once
-        non_identical = self.principles.non_identical
-        counted: list[tuple[int, int]] = []
-        cur = -1
-        total_n = 0
-        dead: set[int] = set()
-        dead_within: dict[int, list[int]] = {}
-        debt: dict[int, int] = {}
-        parent: dict[tuple[str, int], tuple[str, int]] = {}
-        used: dict[int, int] = {}
-        for i, mask, n in found:
-            if i in dead:
-                continue
-            if mask:
-                if dead_within and i in dead_within and any(mask & ~m == 0 for m in dead_within[i]):
-                    continue
-                if debt and debt.get(i):
-                    take = min(debt[i], n)
-                    debt[i] -= take
-                    n -= take
-                    if not n:
-                        continue
-                group = combination[i]
-                if group is not None:
-                    if non_identical:
-                        if used.get(i, 0) & mask:
-                            continue
-                        used[i] = used.get(i, 0) | mask
-                    if account_once and mask & (mask - 1):
-                        roots = set()
-                        bits = 0
-                        m = mask
-                        j = 0
-                        while m:
-                            if m & 1:
-                                bits += 1
-                                node = (group, j)
-                                while node in parent:
-                                    node = parent[node]
-                                roots.add(node)
-                            m >>= 1
-                            j += 1
-                        if len(roots) < bits:
-                            if non_identical:
-                                used[i] &= ~mask
-                            continue
-                        first, *rest = roots
-                        for r in rest:
-                            parent[r] = first
-            elif debt and debt.get(i):
-                take = min(debt[i], n)
-                debt[i] -= take
-                n -= take
-                if not n:
-                    continue
-            if i == cur:
-                total_n += n
-            else:
-                if cur >= 0:
-                    counted.append((cur, total_n))
-                cur = i
-                total_n = n
-            if effects[i]:
-                for q in excl[i]:
-                    if mask and combination[q] is not None:
-                        dead_within.setdefault(q, []).append(mask)
-                    else:
-                        dead.add(q)
-                for q, k in repl[i]:
-                    debt[q] = debt.get(q, 0) + k * n
         if cur >= 0:
             counted.append((cur, total_n))
         return counted
