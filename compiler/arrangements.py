@@ -122,13 +122,13 @@ class Arrangement:
         if name == "knitted":
             start = len(sets) + len(self.pairs)
             return list(_POW2[start:start + len(self.knitted)])
-        return [1 << q if q >= 0 else 0 for q in _positions(self.canonical(), getattr(self, name))]
+        return [1 << q if q >= 0 else 0 for q in group_positions(self.canonical(), getattr(self, name))]
 
 
 _POW2 = tuple(1 << j for j in range(64))
 
 
-def _positions(groups: Sequence[Any], domain: Sequence[Any]) -> list[int]:
+def group_positions(groups: Sequence[Any], domain: Sequence[Any]) -> list[int]:
     """Where each element of ``domain`` stands in ``groups`` (equal groups: in turn); -1 if absent."""
     taken = 0
     out = []

@@ -23,6 +23,7 @@ import re
 from operator import attrgetter
 from typing import Any, Callable
 
+from .arrangements import group_positions
 from .expressions import BASE_NAMESPACE
 from .groups import KIND_ATTRIBUTES
 
@@ -479,7 +480,7 @@ def bit_cover(i: int, chosen: list[tuple[int, ...]], bits: list[int]) -> list[In
 def bits_of(ctx: Any, domain: list[Any]) -> list[int]:
     """The cover bit of each element of ``domain`` in the context's arrangement (equal
     groups: in turn); 0 if absent."""
-    return [1 << q if q >= 0 else 0 for q in positions(ctx._arr.canonical(), domain)]
+    return [1 << q if q >= 0 else 0 for q in group_positions(ctx._arr.canonical(), domain)]
 
 
 def cover(i: int, chosen: list[tuple[int, ...]], places: list[int]) -> list[Instance]:
@@ -495,16 +496,3 @@ def cover(i: int, chosen: list[tuple[int, ...]], places: list[int]) -> list[Inst
     return out
 
 
-def positions(groups: list[Any], domain: list[Any]) -> list[int]:
-    """Where each element of ``domain`` stands in ``groups`` (equal groups: in turn); -1 if absent."""
-    taken = 0
-    out = []
-    for d in domain:
-        for j, g in enumerate(groups):
-            if g is d and not (taken >> j) & 1:
-                taken |= 1 << j
-                out.append(j)
-                break
-        else:
-            out.append(-1)
-    return out
