@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from compiler import VariantError, load_variant
+from cardavia.commands import print_problems
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -24,8 +24,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             variant = load_variant(name)
         except VariantError as exc:
-            for problem in exc.problems:
-                print(f"error: {problem}", file=sys.stderr)
+            print_problems(exc)
             status = 1
             continue
         print("\n".join(variant.summary_lines()))

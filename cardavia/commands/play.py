@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from cardavia.commands import print_problems
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -24,6 +26,5 @@ def run(args: argparse.Namespace) -> int:
     try:
         return play_session(args.variant, args.seed, sys.stdin, sys.stdout)
     except VariantError as exc:
-        for problem in exc.problems:
-            print(f"error: {problem}", file=sys.stderr)
+        print_problems(exc)
         return 2

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from compiler import VariantError, load_variant
+from cardavia.commands import print_problems
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -56,8 +57,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         variant = load_variant(args.variant)
     except VariantError as exc:
-        for problem in exc.problems:
-            print(f"error: {problem}", file=sys.stderr)
+        print_problems(exc)
         return 2
     from cardavia.render.pages import render_game
 
@@ -81,8 +81,7 @@ def _site(out: Path) -> int:
     try:
         written = build_site(out)
     except VariantError as exc:
-        for problem in exc.problems:
-            print(f"error: {problem}", file=sys.stderr)
+        print_problems(exc)
         return 2
     except OSError as exc:
         return _fail(f"cannot write the site to {out}: {exc.strerror or exc}")

@@ -16,6 +16,7 @@ from typing import IO, Any
 from compiler import HandError, VariantError, from_json, load_variant, parse_notation
 from compiler.hand import Hand
 from compiler.tiles import WIND_LETTERS, TileError
+from cardavia.commands import print_problems
 
 #: What a request can get wrong; anything else is an internal error, still reported per line.
 INPUT_ERRORS = (HandError, TileError)
@@ -73,8 +74,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         variant = load_variant(args.variant)
     except VariantError as exc:
-        for problem in exc.problems:
-            print(f"error: {problem}", file=sys.stderr)
+        print_problems(exc)
         return 2
     if args.jsonl:
         if args.hand:

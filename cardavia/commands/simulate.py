@@ -7,6 +7,7 @@ import json
 import sys
 
 from runtime.bots import KINDS
+from cardavia.commands import print_problems
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -47,8 +48,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         out = simulate(args.variant, args.deals, args.seed, players, args.duplicate, args.workers)
     except VariantError as exc:
-        for problem in exc.problems:
-            print(f"error: {problem}", file=sys.stderr)
+        print_problems(exc)
         return 2
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
