@@ -105,6 +105,6 @@ def compile_settlement(c: Any, data: dict[str, Any]) -> Settlement:
         amount = c.expression(path + ("amount",), pair_env, INT, "the amount")
         if payer is not None and payee is not None and amount is not None:
             exhausted.append(PairRule(payer, payee, amount, rule["reason"]))
-    if base is None or ready is None:
-        return Settlement(base, ready, wins, kongs, exhausted)  # type: ignore[arg-type]
-    return Settlement(base, ready, wins, kongs, exhausted)
+    # With a broken base or ready value the compiler has reported a problem and raises
+    # before this settlement is used.
+    return Settlement(base, ready, wins, kongs, exhausted)  # type: ignore[arg-type]
