@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from operator import attrgetter
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from .arrangements import group_positions
 from .expressions import BASE_NAMESPACE
@@ -262,14 +262,12 @@ def _cheap_first(src: str) -> str:
 _MARK = re.compile(r"""[()\[\]{}'"\\]""")
 
 
-def _flat(src: str) -> str:
-    """``src`` with every character inside brackets or quotes (brackets and quotes
-    included) replaced by ``_``: what is left is the top level of the expression."""
-    out = []
+def _marks(src: str) -> Iterator[tuple[int, str, int, bool]]:
+    """Each bracket and quote mark of generated source that counts (not a bracket inside
+    a quoted string): (index, character, bracket depth after it, inside a string after it)."""
     depth = 0
     quote = None
     escaped = False
-    last = 0  # the end of the text already copied
     for m in _MARK.finditer(src):
         j = m.start()
         ch = src[j]
@@ -281,23 +279,30 @@ def _flat(src: str) -> str:
                 escaped = True
             elif ch == quote:
                 quote = None
-                out.append("_" * (j + 1 - last))
-                last = j + 1
+                yield j, ch, depth, False
             continue
-        if depth == 0:
-            out.append(src[last:j])
-        else:
-            out.append("_" * (j - last))
-        out.append("_")
-        last = j + 1
         if ch in "'\"":
             quote = ch
         elif ch in "([{":
             depth += 1
         elif ch in ")]}":
             depth -= 1
+        yield j, ch, depth, quote is not None
+
+
+def _flat(src: str) -> str:
+    """``src`` with every character inside brackets or quotes (brackets and quotes
+    included) replaced by ``_``: what is left is the top level of the expression."""
+    out = []
+    last = 0  # the end of the text already copied
+    inside = False  # whether the text after ``last`` is inside brackets or quotes
+    for j, _, depth, quoted in _marks(src):
+        out.append("_" * (j - last) if inside else src[last:j])
+        out.append("_")
+        last = j + 1
+        inside = depth != 0 or quoted
     rest = src[last:]
-    out.append(rest if depth == 0 and not quote else "_" * len(rest))
+    out.append("_" * len(rest) if inside else rest)
     return "".join(out)
 
 
@@ -327,29 +332,9 @@ def _closes_at_end(src: str) -> bool:
     """Whether the parenthesis opening ``src`` is closed by its last character."""
     if not (src.startswith("(") and src.endswith(")")):
         return False
-    depth = 0
-    quote = None
-    escaped = False
-    for m in _MARK.finditer(src):
-        j = m.start()
-        ch = src[j]
-        if escaped:
-            escaped = False
-            continue
-        if quote:
-            if ch == "\\":
-                escaped = True
-            elif ch == quote:
-                quote = None
-            continue
-        if ch in "'\"":
-            quote = ch
-        elif ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-            if depth == 0:
-                return j == len(src) - 1
+    for j, ch, depth, _ in _marks(src):
+        if depth == 0 and ch in ")]}":
+            return j == len(src) - 1
     return False
 
 
