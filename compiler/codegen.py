@@ -28,79 +28,96 @@ from .expressions import BASE_NAMESPACE
 from .groups import KIND_ATTRIBUTES
 
 
-def generate_evaluator(entries: list[tuple[int, Any]], what: str) -> Callable[[Any], list[Instance]]:
-    """One Python function evaluating ``entries`` (pattern position, pattern), conditions inlined.
+def generate_scorer(limits: list[tuple[int, Any]], entries: list[tuple[int, Any]], state: list[str],
+                    guards: dict[int, int], accept: Callable[[int, bool], list[str]],
+                    namespace: dict[str, Any], what: str) -> Callable[[Any], Any]:
+    """One Python function scoring an arrangement: ``def score(c)``.
 
-    Each condition's generated source (compiler/expressions.py) is pasted into the
-    function, so a table costs one call instead of one per pattern. Combination
-    patterns choosing the same number of groups from the same list share one loop
-    over the choices. Instances come out grouped by pattern, each pattern's in the
-    order of its choices; the caller restores table order with a stable sort.
+    In order: the ``limits`` (pattern position, pattern): the first that holds returns
+    ``LIMIT(c, i)``; the choices of every combination pattern, each list's computed
+    once (:func:`_choice_loops`); the ``state`` lines (local variables of the
+    resolution); then each of ``entries`` in table order, its
+    condition evaluated only when no accepted pattern excluded it (``guards[i]``: the
+    bit of ``dead`` that excludes it; absent: nothing does), its instances handed to
+    the lines ``accept(i, combination)`` returns (compiler/patterns.py owns what
+    acceptance means; they read ``n``, or ``ch`` and ``rb`` for the choices and their
+    cover bits); finally ``return FINISH(c, acc)``. ``namespace`` supplies the names
+    those lines use.
     """
-    namespace: dict[str, Any] = dict(BASE_NAMESPACE)
-    namespace["COVER"] = bit_cover
-    namespace["BITS"] = bits_of
-    namespace["KIND_KEY"] = _kind_key
-    lines = ["def evaluate(c):", "    out = []"]
-    loops: dict[tuple[str, int], list[tuple[int, Any]]] = {}
-    for i, p in entries:
-        cond = p.condition
-        inline = not cond.consts  # its source needs nothing beyond the shared namespace
-        if p.combination is not None:
-            assert cond.matches is not None and cond.domain is not None
-            if inline and cond.choice is not None:
-                loops.setdefault((cond.domain, cond.arity), []).append((i, p))
-                continue
-            namespace[f"M{i}"] = cond.matches
-            lines.append(f"    got = M{i}(c)")
-            lines.append("    if got[1]:")
-            lines.append(f"        out.extend(COVER({i}, got[1], BITS(c, got[0])))")
-            continue
-        src = _cheap_first(cond.source) if inline else f"F{i}(c)"
-        if not inline:
-            namespace[f"F{i}"] = cond.fn
-        if p.when is not None:
-            lines.append(f"    if {src}:")
-            lines.append(f"        out.append(({i}, 0, 1))")
-        else:
-            lines.append(f"    n = {src}")
-            lines.append("    if n > 0:")
-            lines.append(f"        out.append(({i}, 0, n))")
-    by_domain: dict[str, list[tuple[int, list[tuple[int, Any]]]]] = {}
-    for (domain, k), group in loops.items():
-        by_domain.setdefault(domain, []).append((k, group))
-    for domain, loops_of in by_domain.items():
-        lines.extend(_choice_loops(domain, loops_of, namespace))
-    lines.append("    return out")
-    lines = hoist_common(lines)
-    code = compile("\n".join(lines), f"<{what}>", "exec")
-    scope: dict[str, Any] = {}
-    exec(code, namespace, scope)  # noqa: S102 - assembled from checked, generated sources
-    return scope["evaluate"]
-
-
-def generate_first(entries: list[tuple[int, Any]], what: str) -> Callable[[Any], int]:
-    """One Python function returning the position of the first of ``entries`` (pattern
-    position, pattern) that holds (a count above zero, a combination with a choice), or -1."""
-    namespace: dict[str, Any] = dict(BASE_NAMESPACE)
-    lines = ["def first(c):"]
-    for i, p in entries:
+    ns: dict[str, Any] = dict(BASE_NAMESPACE)
+    ns.update(namespace)
+    ns["BITS"] = bits_of
+    ns["KIND_KEY"] = _kind_key
+    ns["NONE_CHOSEN"] = {}
+    lines = ["def score(c):", "    acc = []"]
+    for i, p in limits:
         cond = p.condition
         if p.combination is not None:
-            namespace[f"M{i}"] = cond.matches
+            ns[f"M{i}"] = cond.matches
             test = f"M{i}(c)[1]"
         else:
             src = cond.source if not cond.consts else f"F{i}(c)"
             if cond.consts:
-                namespace[f"F{i}"] = cond.fn
+                ns[f"F{i}"] = cond.fn
             test = src if p.when is not None else f"({src}) > 0"
         lines.append(f"    if {test}:")
-        lines.append(f"        return {i}")
-    lines.append("    return -1")
+        lines.append(f"        return LIMIT(c, {i})")
+    lines.append("    dead = 0")
+    lines.extend(f"    {line}" for line in state)
+    loops: dict[tuple[str, int], list[tuple[int, Any]]] = {}
+    choices: dict[int, tuple[str, str]] = {}  # position -> (its choices, their cover bits)
+    for i, p in entries:
+        cond = p.condition
+        if p.combination is None:
+            continue
+        assert cond.matches is not None and cond.domain is not None
+        if not cond.consts and cond.choice is not None:
+            loops.setdefault((cond.domain, cond.arity), []).append((i, p))
+        else:
+            ns[f"M{i}"] = cond.matches
+            choices[i] = (f"M{i}(c)", "")
+    by_domain: dict[str, list[tuple[int, list[tuple[int, Any]]]]] = {}
+    for (domain, k), group in loops.items():
+        by_domain.setdefault(domain, []).append((k, group))
+    for domain, loops_of in by_domain.items():
+        pre, found = _choice_loops(domain, loops_of, ns)
+        lines.extend(pre)
+        choices.update(found)
+    for i, p in entries:
+        guard = guards.get(i)
+        pad = "    "
+        if guard is not None:
+            lines.append(f"    if not dead & {guard}:")
+            pad = "        "
+        if p.combination is not None:
+            got, bits = choices[i]
+            if bits:
+                lines.append(f"{pad}ch = {got}")
+            else:  # a matcher of its own: (the list, the choices)
+                lines.append(f"{pad}got = {got}")
+                lines.append(f"{pad}ch = got[1]")
+                bits = "BITS(c, got[0])"
+            lines.append(f"{pad}if ch:")
+            lines.append(f"{pad}    rb = {bits}")
+            lines.extend(f"{pad}    {line}" for line in accept(i, True))
+            continue
+        cond = p.condition
+        src = _cheap_first(cond.source) if not cond.consts else f"F{i}(c)"
+        if cond.consts:
+            ns[f"F{i}"] = cond.fn
+        if p.when is not None:
+            lines.append(f"{pad}if {src}:")
+            lines.append(f"{pad}    n = 1")
+        else:
+            lines.append(f"{pad}n = {src}")
+            lines.append(f"{pad}if n > 0:")
+        lines.extend(f"{pad}    {line}" for line in accept(i, False))
+    lines.append("    return FINISH(c, acc)")
+    lines = hoist_common(lines)
     code = compile("\n".join(lines), f"<{what}>", "exec")
     scope: dict[str, Any] = {}
-    exec(code, namespace, scope)  # noqa: S102 - assembled from checked, generated sources
-    return scope["first"]
+    exec(code, ns, scope)  # noqa: S102 - assembled from checked, generated sources
+    return scope["score"]
 
 
 #: Most entries of one table of choice results (:func:`_choice_loops`); past it, the
@@ -146,43 +163,44 @@ def _choice_loops(domain: str, loops_of: list[tuple[int, list[tuple[int, Any]]]]
         if theirs:
             rest.append((k, theirs, conds))
     out = ["    G = " + domain, "    n = len(G)"]
+    found: dict[int, tuple[str, str]] = {}
     # The table's key: the groups' kinds and first tiles when no condition can tell two
     # groups of the same kind and first tile apart, else the groups themselves.
     by_kind = all(_reads_kind_only(conds[i], k) for k, group, conds in pure for i, _ in group)
     if pure:
         tag = str(sum(1 for name in namespace if name.startswith("CHOSEN")))
-        chooser = ["def choose(G):", "    n = len(G)", "    r = []"]
+        chooser = ["def choose(G):", "    n = len(G)", "    r = {}"]
         for k, group, conds in pure:
             chooser.append(f"    if n >= {k}:")
             chooser.extend(_loop_lines(k, group, conds, 1))
             for i, _ in group:
                 chooser.append(f"        if f{i}:")
-                chooser.append(f"            r.append(({i}, f{i}))")
-        chooser.append("    return (*r,)")
+                chooser.append(f"            r[{i}] = f{i}")
+        chooser.append("    return r")
         code = compile("\n".join(chooser), f"<choices from {domain}>", "exec")
         scope: dict[str, Any] = {}
         exec(code, namespace, scope)  # noqa: S102 - assembled from checked, generated sources
         namespace[f"CHOOSE{tag}"] = scope["choose"]
         namespace[f"CHOSEN{tag}"] = {}
         least = min(k for k, _, _ in pure)
+        out.append(f"    rd{tag} = NONE_CHOSEN")
         out.append(f"    if n >= {least}:")
         out.append("        rk = KIND_KEY(G)" if by_kind else "        rk = (*G,)")
-        out.append(f"        rr = CHOSEN{tag}.get(rk)")
-        out.append("        if rr is None:")
-        out.append(f"            rr = CHOOSE{tag}(G)")
+        out.append(f"        rd{tag} = CHOSEN{tag}.get(rk)")
+        out.append(f"        if rd{tag} is None:")
+        out.append(f"            rd{tag} = CHOOSE{tag}(G)")
         out.append(f"            if len(CHOSEN{tag}) < {CHOICE_TABLE_LIMIT}:")
-        out.append(f"                CHOSEN{tag}[rk] = rr")
-        out.append("        if rr:")
-        out.append(f"            rb = {bits}")
-        out.append("            for rq, rf in rr:")
-        out.append("                out.extend(COVER(rq, rf, rb))")
+        out.append(f"                CHOSEN{tag}[rk] = rd{tag}")
+        for _, group, _ in pure:
+            for i, _ in group:
+                found[i] = (f"rd{tag}.get({i})", bits)
     for k, group, conds in rest:
+        out.extend(f"    f{i} = ()" for i, _ in group)
         out.append(f"    if n >= {k}:")
         out.extend(_loop_lines(k, group, conds, 1))
         for i, _ in group:
-            out.append(f"        if f{i}:")
-            out.append(f"            out.extend(COVER({i}, f{i}, {bits}))")
-    return out
+            found[i] = (f"f{i}", bits)
+    return out, found
 
 
 _GROUP_ATTRIBUTE = re.compile(r"\bg\d+\.(\w+)")
@@ -438,10 +456,16 @@ _BIT_LISTS = frozenset({"groups", "sets", "chows", "pungs", "kongs", "pairs", "k
 _CONTEXT_LIST = re.compile(r"c\.(\w+)")
 
 
+def covers_every_group(domain: str | None) -> bool:
+    """Whether every element of the list ``domain`` has a cover bit (a list of the
+    arrangement's groups); else an element may have none (:func:`bits_of` gives 0)."""
+    m = _CONTEXT_LIST.fullmatch(domain or "")
+    return bool(m and m.group(1) in _BIT_LISTS)
+
+
 def _bits_source(domain: str) -> str:
-    m = _CONTEXT_LIST.fullmatch(domain)
-    if m and m.group(1) in _BIT_LISTS:
-        return f"c._arr.bits({m.group(1)!r})"
+    if covers_every_group(domain):
+        return f"c._arr.bits({domain[2:]!r})"
     return "BITS(c, G)"
 
 

@@ -8,10 +8,10 @@ used (its *cover*).
 
 Resolution of an arrangement, in this order (every step is configured by YAML):
 
-1. Patterns restricted to other shapes (``shapes``) are skipped. Conditions that read
-   no arrangement name (see ``context.ARRANGEMENT_NAMES``) are evaluated once per hand.
-   The conditions of a table are compiled into one function per shape and one for the
-   hand (compiler/codegen.py).
+1. Patterns restricted to other shapes (``shapes``) are skipped. The conditions of a
+   table are compiled into one function per shape that also applies steps 2-4
+   (compiler/codegen.py); a pattern that an accepted instance excluded whole is not
+   evaluated at all.
 2. Limit patterns: if any holds, the first in table order is the whole result.
 3. Instances are taken in table order (one pattern's instances in the order its count
    found them). An instance is dropped when an accepted instance excluded it (see
@@ -43,11 +43,9 @@ patterns that win a tie (compiler/scorer.py).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from operator import itemgetter
 from typing import Any, Callable, Mapping, NamedTuple
 
-from .codegen import covers, generate_evaluator, generate_first
-from .context import ARRANGEMENT_NAMES
+from .codegen import covers, covers_every_group, generate_scorer
 from .expressions import Compiled
 
 #: The keys of ``scoring.principles``.
@@ -148,31 +146,48 @@ class Principles:
                    frozenset(data.get("prefer") or ()))
 
 
-@dataclass
 class _Plan:
-    """The patterns one shape can score, split by role, in table order."""
+    """What one shape scores: its patterns split by role, in table order, and the
+    generated function scoring an arrangement of that shape (compiler/codegen.py)."""
 
-    limits: list[tuple[int, Pattern]]
-    ordinary: list[tuple[int, Pattern]]
-    fallbacks: list[tuple[int, Pattern]]
-    arrangement_fn: Callable[[Any], list["Instance"]] = lambda c: []
-    limit_fn: Callable[[Any], int] = lambda c: -1  # the first limit pattern that holds, or -1
-    hand_fn: Callable[[Any], list["Instance"]] = lambda c: []  # its hand-level patterns
-    shape: str = ""
+    def __init__(self, table: "PatternTable", shape: str) -> None:
+        entries = [(i, p) for i, p in enumerate(table.patterns) if p.shapes is None or shape in p.shapes]
+        self.table = table
+        self.limits = [e for e in entries if e[1].limit]
+        self.ordinary = [e for e in entries if not e[1].limit and not e[1].fallback]
+        self.fallbacks = [e for e in entries if e[1].fallback]
+        self.score: Callable[[Any], Evaluation] = generate_scorer(
+            self.limits, self.ordinary, table._state_lines(self.ordinary), table._guards, table._accept_lines,
+            {"LIMIT": table._limit, "FINISH": self.finish, "JOIN": join, "TAKE_BACK": take_back,
+             "PAY_BACK": pay_back}, f"patterns of shape {shape}")
+
+    def finish(self, ctx: Any, accepted: list[Any]) -> Evaluation:
+        """The evaluation of the accepted instances (fallbacks added when nothing counted
+        toward the minimum), values per instance, totals."""
+        table = self.table
+        counted = table._summed(accepted) if accepted else []
+        toward = table._toward_minimum
+        if self.fallbacks:
+            for i, _ in counted:
+                if toward[i]:
+                    break
+            else:
+                counted = table._with_fallbacks(self, counted, ctx)
+        values = table._values
+        scored = []
+        total = minimum_points = 0
+        for i, n in counted:
+            value = values[i]
+            if value is None:
+                value = table.patterns[i].value_of(ctx)
+            scored.append((i, value, n))
+            total += value * n
+            if toward[i]:
+                minimum_points += value * n
+        return Evaluation(scored, total, minimum_points, False, table)
 
 
 Instance = list  # [pattern position, cover bit mask (0: the whole hand), count]
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    j = 0
-    while mask:
-        if mask & 1:
-            out.append(j)
-        mask >>= 1
-        j += 1
-    return out
 
 
 class PatternTable:
@@ -186,19 +201,27 @@ class PatternTable:
         self.fallbacks = [p for p in patterns if p.fallback]
         self.principles = Principles.of(principles)
         pos = {p.id: i for i, p in enumerate(patterns)}
-        self._hand_level = [not (p.condition.names & ARRANGEMENT_NAMES) and p.combination is None
-                            for p in patterns]
         self._excl = [tuple(pos[x] for x in p.excludes if x in pos) for p in patterns]
         self._repl = [tuple((pos[x], k) for x, k in p.replaces.items() if x in pos) for p in patterns]
         self._combination = [p.combination for p in patterns]
         self._toward_minimum = [p.toward_minimum for p in patterns]
         self._effects = [bool(self._excl[i] or self._repl[i]) for i in range(len(patterns))]
         self._values = [p.value if type(p.value) is int else None for p in patterns]
+        # The bit of ``dead`` that stops each pattern some accepted instance may exclude whole.
+        self._guards = {q: 1 << q for ex in self._excl for q in ex}
+        # Combinations some combination excludes within its cover; patterns a replacement
+        # may owe instances of; a number for each combination name.
+        self._scoped_targets = {q for i, ex in enumerate(self._excl) if self._combination[i] is not None
+                                for q in ex if self._combination[q] is not None}
+        self._owed = {q for rep in self._repl for q, _ in rep}
+        names = sorted({c for c in self._combination if c is not None})
+        self._group_no = [names.index(c) if c is not None else -1 for c in self._combination]
         self._plans: dict[str, _Plan] = {}
 
     def configure(self, principles: Mapping[str, Any] | None) -> None:
         """Switch on the principles a variant declares (``scoring.principles``)."""
         self.principles = Principles.of(principles)
+        self._plans.clear()  # the generated scorers apply the principles
 
     def problems(self) -> list[tuple[tuple[Any, ...], str]]:
         """(path in the variant file, message) for what cannot be evaluated as declared."""
@@ -224,27 +247,114 @@ class PatternTable:
     def _plan(self, shape: str) -> _Plan:
         plan = self._plans.get(shape)
         if plan is None:
-            entries = [(i, p) for i, p in enumerate(self.patterns) if p.shapes is None or shape in p.shapes]
-            plan = self._plans[shape] = _Plan([e for e in entries if e[1].limit],
-                                              [e for e in entries if not e[1].limit and not e[1].fallback],
-                                              [e for e in entries if e[1].fallback])
-            plan.arrangement_fn = generate_evaluator([e for e in plan.ordinary if not self._hand_level[e[0]]],
-                                                 f"arrangement patterns of shape {shape}")
-            plan.limit_fn = generate_first(plan.limits, f"limit patterns of shape {shape}")
-            plan.hand_fn = generate_evaluator([e for e in plan.ordinary if self._hand_level[e[0]]],
-                                              f"hand patterns of shape {shape}")
-            plan.shape = ("shape", shape)
+            plan = self._plans[shape] = _Plan(self, shape)
         return plan
 
-    # ------------------------------------------------------------ instances
+    # ---------------------------------------------------- generated scoring
+    #
+    # The generated scorer (compiler/codegen.py) resolves instances as it finds them, in
+    # table order, with plain local variables: ``dead`` (bit q: pattern q excluded
+    # whole), ``acc`` (accepted (position, cover, count) tuples, in table order), and
+    # only where the table needs them: ``W<q>`` the covers within which combination q
+    # is excluded, ``D<q>`` the instances of q still owed to a replacement, ``U<i>`` the
+    # groups already in an instance of combination i (non_identical), ``A<g>`` the
+    # groups joined so far by combinations named g, as bit masks of connected groups
+    # (account_once). What each pattern needs is decided here, once per table.
 
-    def _found(self, i: int, p: Pattern, ctx: Any, memo: dict[int, list[Instance]] | None) -> list[Instance]:
-        if memo is not None and self._hand_level[i]:
-            got = memo.get(i)
-            if got is None:
-                got = memo[i] = self._evaluate_one(i, p, ctx)
-            return [list(x) for x in got]
-        return self._evaluate_one(i, p, ctx)
+    def _state_lines(self, entries: list[tuple[int, Pattern]]) -> list[str]:
+        """The local variables the scorer of ``entries`` keeps, initialised."""
+        lines = []
+        mine = {i for i, _ in entries}
+        for q in sorted(self._scoped_targets & mine):
+            lines.append(f"W{q} = []")
+        for q in sorted(self._owed & mine):
+            lines.append(f"D{q} = 0")
+        principles = self.principles
+        groups = []
+        for i, p in entries:
+            if p.combination is not None:
+                if principles.non_identical:
+                    lines.append(f"U{i} = 0")
+                if principles.account_once and self._group_no[i] not in groups:
+                    groups.append(self._group_no[i])
+        lines.extend(f"A{g} = []" for g in groups)
+        return lines
+
+    def _accept_lines(self, i: int, combination: bool) -> list[str]:
+        """What the generated scorer does with the instances of pattern ``i``: ``n`` of a
+        whole-hand pattern, or each choice ``cc`` of ``ch`` (cover bits ``rb``) of a
+        combination; see the module docstring for the rules applied."""
+        if not combination:
+            return self._whole_lines(i, "n")
+        lines = ["for cc in ch:"]
+        arity = self.patterns[i].condition.arity
+        if arity:
+            lines.append("    m = " + " | ".join(f"rb[cc[{j}]]" for j in range(arity)))
+        else:
+            lines += ["    m = 0", "    for j in cc:", "        m |= rb[j]"]
+        if not covers_every_group(self.patterns[i].condition.domain):
+            # A choice of groups outside the arrangement covers nothing: a whole-hand instance.
+            lines += ["    if not m:"] + [f"        {line}" for line in self._whole_lines(i, "1")]
+            lines.append("        continue")
+        if i in self._scoped_targets:
+            lines += [f"    if W{i} and any(m & ~w == 0 for w in W{i}):", "        continue"]
+        if i in self._owed:
+            lines += [f"    if D{i}:", f"        D{i} -= 1", "        continue"]
+        principles = self.principles
+        if principles.non_identical:
+            lines += [f"    if U{i} & m:", "        continue"]
+        if principles.account_once:
+            g = self._group_no[i]
+            lines += ["    if m & (m - 1):", f"        joined = JOIN(A{g}, m)", "        if joined is None:",
+                      "            continue", f"        A{g} = joined"]
+        if principles.non_identical:
+            lines.append(f"    U{i} |= m")
+        lines += [f"    {line}" for line in self._effect_lines(i, "m", "1")]
+        return lines
+
+    def _whole_lines(self, i: int, n: str) -> list[str]:
+        """Accept ``n`` whole-hand instances of ``i``, less what a replacement still owes."""
+        if i not in self._owed:
+            return self._effect_lines(i, "0", n)
+        lines = [f"n = {n}"] if n != "n" else []
+        lines += [f"if D{i}:", f"    t = D{i} if D{i} < n else n", f"    D{i} -= t", "    n -= t", "if n:"]
+        return lines + [f"    {line}" for line in self._effect_lines(i, "0", "n")]
+
+    def _effect_lines(self, i: int, mask: str, n: str) -> list[str]:
+        """Accept an instance of ``i`` (cover ``mask``, count ``n``) and apply its effects."""
+        lines = [f"acc.append(({i}, {mask}, {n}))"]
+        combination = self._combination
+        whole = 0
+        for q in self._excl[i]:
+            scoped = mask != "0" and combination[q] is not None
+            if scoped:
+                lines.append(f"W{q}.append({mask})")
+            else:
+                whole |= 1 << q
+            if q < i:  # listed earlier: take back what it already has
+                lines.append(f"TAKE_BACK(acc, {q}, {mask if scoped else '0'})")
+        if whole:
+            lines.append(f"dead |= {whole}")
+        for q, k in self._repl[i]:
+            left = f"{k} * {n}" if n != "1" else str(k)
+            if q < i:
+                lines.append(f"D{q} += PAY_BACK(acc, {q}, {left}, {mask})")
+            else:
+                lines.append(f"D{q} += {left}")
+        return lines
+
+    def _limit(self, ctx: Any, i: int) -> Evaluation:
+        """The evaluation of an arrangement that scores limit pattern ``i``: that pattern alone."""
+        p = self.patterns[i]
+        value = p.value_of(ctx)
+        return Evaluation([(i, value, 1)], value, value if p.toward_minimum else 0, True, self)
+
+    def evaluate(self, ctx: Any, memo: dict[Any, Any] | None = None) -> Evaluation:
+        """Score one arrangement (``memo`` is accepted for compatibility and unused)."""
+        plan = self._plans.get(ctx.shape) or self._plan(ctx.shape)
+        return plan.score(ctx)
+
+    # ------------------------------------------------------------ instances
 
     def _evaluate_one(self, i: int, p: Pattern, ctx: Any) -> list[Instance]:
         if p.combination is None:
@@ -253,59 +363,8 @@ class PatternTable:
         assert p.count is not None and p.count.matches is not None
         return covers(i, ctx, p.count.matches(ctx))
 
-    def _hand_found(self, ctx: Any, memo: dict[Any, Any] | None, plan: _Plan | None = None) -> list[Instance]:
-        """The instances of the hand-level patterns (those ``plan``'s shape can score), once
-        per hand and shape."""
-        if plan is None:
-            plan = self._plans.get(ctx.shape) or self._plan(ctx.shape)
-        key = plan.shape
-        got = memo.get(key) if memo is not None else None
-        if got is None:
-            got = plan.hand_fn(ctx)
-            if memo is not None:
-                memo[key] = got
-        return got
-
-    # ----------------------------------------------------------- resolution
-
-    def evaluate(self, ctx: Any, memo: dict[Any, Any] | None = None) -> Evaluation:
-        """Score one arrangement; ``memo`` shares hand-level results between arrangements."""
-        plan = self._plans.get(ctx.shape) or self._plan(ctx.shape)
-        if plan.limits:
-            i = plan.limit_fn(ctx)
-            if i >= 0:
-                p = self.patterns[i]
-                value = p.value_of(ctx)
-                return Evaluation([(i, value, 1)], value, value if p.toward_minimum else 0, True, self)
-        found = self._hand_found(ctx, memo, plan)
-        more = plan.arrangement_fn(ctx)
-        if more:
-            found = found + more
-            found.sort(key=_FIRST)
-        counted: list[tuple[int, int]] = self._summed(self._resolve(found)) if found else []
-        toward = self._toward_minimum
-        if plan.fallbacks:
-            for i, _ in counted:
-                if toward[i]:
-                    break
-            else:
-                counted = self._with_fallbacks(plan, counted, ctx, memo)
-        values = self._values
-
-        scored = []
-        total = minimum_points = 0
-        for i, n in counted:
-            value = values[i]
-            if value is None:
-                value = self.patterns[i].value_of(ctx)
-            scored.append((i, value, n))
-            total += value * n
-            if toward[i]:
-                minimum_points += value * n
-        return Evaluation(scored, total, minimum_points, False, self)
-
     @staticmethod
-    def _summed(accepted: list[Instance]) -> list[tuple[int, int]]:
+    def _summed(accepted: list[Any]) -> list[tuple[int, int]]:
         """(position, count) of the accepted instances (in table order), one per pattern."""
         counted: list[tuple[int, int]] = []
         cur = -1
@@ -323,110 +382,50 @@ class PatternTable:
             counted.append((cur, total_n))
         return counted
 
-    def _with_fallbacks(self, plan: _Plan, counted: list[tuple[int, int]], ctx: Any,
-                        memo: dict[Any, Any] | None) -> list[tuple[int, int]]:
+    def _with_fallbacks(self, plan: _Plan, counted: list[tuple[int, int]], ctx: Any) -> list[tuple[int, int]]:
         counts = dict(counted)
         for i, p in plan.fallbacks:
-            for j, _, n in self._found(i, p, ctx, memo):
+            for j, _, n in self._evaluate_one(i, p, ctx):
                 counts[j] = counts.get(j, 0) + n
         return sorted(counts.items())
 
-    def _resolve(self, found: list[Any]) -> list[Instance]:
-        """Apply exclusions, replacements and principles to the instances, in table order.
 
-        ``found`` holds (pattern position, cover, count) in table order; the result holds
-        the accepted instances as mutable [position, cover, count] (count 0: removed), in
-        the same order.
-        """
-        combination = self._combination
-        excl = self._excl
-        repl = self._repl
-        effects = self._effects
-        account_once = self.principles.account_once
-        non_identical = self.principles.non_identical
-        accepted: list[Instance] = []
-        dead: set[int] = set()
-        dead_within: dict[int, list[int]] = {}
-        debt: dict[int, int] = {}
-        parent: dict[tuple[str, int], tuple[str, int]] = {}
-        used: dict[int, int] = {}
-        for i, mask, n in found:
-            if i in dead:
-                continue
-            if mask:
-                if dead_within and i in dead_within and any(mask & ~m == 0 for m in dead_within[i]):
-                    continue
-                if debt and debt.get(i):
-                    take = min(debt[i], n)
-                    debt[i] -= take
-                    n -= take
-                    if not n:
-                        continue
-                group = combination[i]
-                if group is not None:
-                    if non_identical:
-                        if used.get(i, 0) & mask:
-                            continue
-                        used[i] = used.get(i, 0) | mask
-                    if account_once and mask & (mask - 1):
-                        roots = set()
-                        bits = 0
-                        m = mask
-                        j = 0
-                        while m:
-                            if m & 1:
-                                bits += 1
-                                node = (group, j)
-                                while node in parent:
-                                    node = parent[node]
-                                roots.add(node)
-                            m >>= 1
-                            j += 1
-                        if len(roots) < bits:
-                            if non_identical:
-                                used[i] &= ~mask
-                            continue
-                        first, *rest = roots
-                        for r in rest:
-                            parent[r] = first
-            elif debt and debt.get(i):
-                take = min(debt[i], n)
-                debt[i] -= take
-                n -= take
-                if not n:
-                    continue
-            accepted.append([i, mask, n])
-            if not effects[i]:
-                continue
-            # Instances are in table order: only a pattern listed earlier (q < i) can
-            # already have accepted instances to take back.
-            for q in excl[i]:
-                if mask and combination[q] is not None:
-                    dead_within.setdefault(q, []).append(mask)
-                    if q < i:
-                        for other in accepted:
-                            if other[0] == q and other[1] and other[1] & ~mask == 0:
-                                other[2] = 0
-                else:
-                    dead.add(q)
-                    if q < i:
-                        for other in accepted:
-                            if other[0] == q:
-                                other[2] = 0
-            for q, k in repl[i]:
-                left = k * n
-                if q < i:
-                    mine = [o for o in accepted if o[0] == q and o[2] > 0]
-                    mine.sort(key=lambda o: 0 if mask and o[1] and o[1] & ~mask == 0 else 1)
-                    for other in mine:
-                        take = min(left, other[2])
-                        other[2] -= take
-                        left -= take
-                        if not left:
-                            break
-                if left:
-                    debt[q] = debt.get(q, 0) + left
-        return accepted
+def join(components: list[int], mask: int) -> list[int] | None:
+    """account_once: the groups joined so far (``components``, bit masks of groups
+    connected by accepted combinations) with the groups of ``mask`` joined, or None when
+    two of them are already connected (the instance would close a cycle)."""
+    joined = mask
+    rest = []
+    for comp in components:
+        common = comp & mask
+        if common:
+            if common & (common - 1):
+                return None
+            joined |= comp
+        else:
+            rest.append(comp)
+    rest.append(joined)
+    return rest
 
 
-_FIRST = itemgetter(0)
+def take_back(accepted: list[Any], q: int, mask: int) -> None:
+    """Remove the accepted instances of ``q`` (those within ``mask``, when it is not 0):
+    a pattern listed later excluded them."""
+    for k, (i, cover, _) in enumerate(accepted):
+        if i == q and (not mask or (cover and cover & ~mask == 0)):
+            accepted[k] = (q, cover, 0)
+
+
+def pay_back(accepted: list[Any], q: int, owed: int, mask: int) -> int:
+    """Take ``owed`` accepted instances of ``q`` back for a replacement (those within
+    ``mask`` first); returns how many are still owed."""
+    mine = [k for k, o in enumerate(accepted) if o[0] == q and o[2] > 0]
+    mine.sort(key=lambda k: 0 if mask and accepted[k][1] and accepted[k][1] & ~mask == 0 else 1)
+    for k in mine:
+        _, cover, n = accepted[k]
+        take = min(owed, n)
+        accepted[k] = (q, cover, n - take)
+        owed -= take
+        if not owed:
+            break
+    return owed

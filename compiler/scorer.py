@@ -96,7 +96,6 @@ class Scorer:
         best: Evaluation | None = None
         best_arr: Arrangement | None = None
         rejected: str | None = None
-        memo: dict[Any, Any] = {}  # hand-level pattern results, shared by the arrangements
         for arr in arrs:
             ctx = facts.arrange(arr)
             if valid_when:
@@ -104,7 +103,7 @@ class Scorer:
                 if failed is not None:
                     rejected = failed
                     continue
-            ev = table.evaluate(ctx, memo)
+            ev = table.evaluate(ctx)
             if best is None or (ev.limit, ev.total) > (best.limit, best.total):
                 best, best_arr = ev, arr
             elif ((ev.limit, ev.total) == (best.limit, best.total)
