@@ -29,7 +29,7 @@ from .groups import KIND_ATTRIBUTES
 
 
 def generate_scorer(limits: list[tuple[int, Any]], entries: list[tuple[int, Any]], state: list[str],
-                    guards: dict[int, int], accept: Callable[[int, bool], list[str]],
+                    guards: dict[int, int], accept: Callable[[int, bool], list[str]], result: str,
                     namespace: dict[str, Any], what: str) -> Callable[[Any], Any]:
     """One Python function scoring an arrangement: ``def score(c)``.
 
@@ -41,8 +41,8 @@ def generate_scorer(limits: list[tuple[int, Any]], entries: list[tuple[int, Any]
     bit of ``dead`` that excludes it; absent: nothing does), its instances handed to
     the lines ``accept(i, combination)`` returns (compiler/patterns.py owns what
     acceptance means; they read ``n``, or ``ch`` and ``rb`` for the choices and their
-    cover bits); finally ``return FINISH(c, acc)``. ``namespace`` supplies the names
-    those lines use.
+    cover bits); finally ``return <result>``. ``namespace`` supplies the names those
+    lines use.
     """
     ns: dict[str, Any] = dict(BASE_NAMESPACE)
     ns.update(namespace)
@@ -112,7 +112,7 @@ def generate_scorer(limits: list[tuple[int, Any]], entries: list[tuple[int, Any]
             lines.append(f"{pad}n = {src}")
             lines.append(f"{pad}if n > 0:")
         lines.extend(f"{pad}    {line}" for line in accept(i, False))
-    lines.append("    return FINISH(c, acc)")
+    lines.append(f"    return {result}")
     lines = hoist_common(lines)
     code = compile("\n".join(lines), f"<{what}>", "exec")
     scope: dict[str, Any] = {}

@@ -156,23 +156,33 @@ class _Plan:
         self.limits = [e for e in entries if e[1].limit]
         self.ordinary = [e for e in entries if not e[1].limit and not e[1].fallback]
         self.fallbacks = [e for e in entries if e[1].fallback]
+        namespace = {"LIMIT": table._limit, "FINISH": self.finish, "FALLBACK": self.fallback, "JOIN": join,
+                     "TAKE_BACK": take_back, "PAY_BACK": pay_back, "EVAL": Evaluation, "TABLE": table}
+        namespace.update((f"V{i}", p.value.fn) for i, p in self.ordinary if not isinstance(p.value, int))
         self.score: Callable[[Any], Evaluation] = generate_scorer(
             self.limits, self.ordinary, table._state_lines(self.ordinary), table._guards, table._accept_lines,
-            {"LIMIT": table._limit, "FINISH": self.finish, "JOIN": join, "TAKE_BACK": take_back,
-             "PAY_BACK": pay_back}, f"patterns of shape {shape}")
+            table._result(bool(self.fallbacks)), namespace, f"patterns of shape {shape}")
 
     def finish(self, ctx: Any, accepted: list[Any]) -> Evaluation:
-        """The evaluation of the accepted instances (fallbacks added when nothing counted
-        toward the minimum), values per instance, totals."""
+        """The evaluation of the accepted (position, cover, count) instances of a table
+        whose instances may be taken back (fallbacks added when nothing counted toward
+        the minimum)."""
         table = self.table
         counted = table._summed(accepted) if accepted else []
-        toward = table._toward_minimum
         if self.fallbacks:
-            for i, _ in counted:
-                if toward[i]:
-                    break
-            else:
+            toward = table._toward_minimum
+            if not any(toward[i] for i, _ in counted):
                 counted = table._with_fallbacks(self, counted, ctx)
+        return self._evaluation(ctx, counted)
+
+    def fallback(self, ctx: Any, scored: list[tuple[int, int, int]]) -> Evaluation:
+        """The evaluation when nothing counted toward the minimum: the (position, value,
+        count) already scored and the fallback patterns."""
+        return self._evaluation(ctx, self.table._with_fallbacks(self, [(i, n) for i, _, n in scored], ctx))
+
+    def _evaluation(self, ctx: Any, counted: list[tuple[int, int]]) -> Evaluation:
+        table = self.table
+        toward = table._toward_minimum
         values = table._values
         scored = []
         total = minimum_points = 0
@@ -216,6 +226,10 @@ class PatternTable:
         self._owed = {q for rep in self._repl for q, _ in rep}
         names = sorted({c for c in self._combination if c is not None})
         self._group_no = [names.index(c) if c is not None else -1 for c in self._combination]
+        # Without exclusions or replacements of patterns listed earlier nothing accepted
+        # is ever taken back: the scorer sums values as it accepts (else FINISH does).
+        self._direct = not any(q < i for i, ex in enumerate(self._excl) for q in ex) and not any(
+            q < i for i, rep in enumerate(self._repl) for q, _ in rep)
         self._plans: dict[str, _Plan] = {}
 
     def configure(self, principles: Mapping[str, Any] | None) -> None:
@@ -278,14 +292,23 @@ class PatternTable:
                 if principles.account_once and self._group_no[i] not in groups:
                     groups.append(self._group_no[i])
         lines.extend(f"A{g} = []" for g in groups)
+        if self._direct:
+            lines += ["total = 0", "mp = 0", "tw = 0"]
         return lines
+
+    def _result(self, fallbacks: bool) -> str:
+        """What the generated scorer returns once every pattern is resolved."""
+        if not self._direct:
+            return "FINISH(c, acc)"
+        done = "EVAL(acc, total, mp, False, TABLE)"
+        return f"{done} if tw else FALLBACK(c, acc)" if fallbacks else done
 
     def _accept_lines(self, i: int, combination: bool) -> list[str]:
         """What the generated scorer does with the instances of pattern ``i``: ``n`` of a
         whole-hand pattern, or each choice ``cc`` of ``ch`` (cover bits ``rb``) of a
         combination; see the module docstring for the rules applied."""
         if not combination:
-            return self._whole_lines(i, "n")
+            return self._whole_lines(i, "n", False)
         lines = ["for cc in ch:"]
         arity = self.patterns[i].condition.arity
         if arity:
@@ -294,7 +317,7 @@ class PatternTable:
             lines += ["    m = 0", "    for j in cc:", "        m |= rb[j]"]
         if not covers_every_group(self.patterns[i].condition.domain):
             # A choice of groups outside the arrangement covers nothing: a whole-hand instance.
-            lines += ["    if not m:"] + [f"        {line}" for line in self._whole_lines(i, "1")]
+            lines += ["    if not m:"] + [f"        {line}" for line in self._whole_lines(i, "1", True)]
             lines.append("        continue")
         if i in self._scoped_targets:
             lines += [f"    if W{i} and any(m & ~w == 0 for w in W{i}):", "        continue"]
@@ -309,20 +332,39 @@ class PatternTable:
                       "            continue", f"        A{g} = joined"]
         if principles.non_identical:
             lines.append(f"    U{i} |= m")
-        lines += [f"    {line}" for line in self._effect_lines(i, "m", "1")]
+        lines += [f"    {line}" for line in self._effect_lines(i, "m", "1", True)]
+        if self._direct:  # the choices accepted were counted in k
+            lines = ["k = 0", *lines, "if k:", *(f"    {line}" for line in self._scored_lines(i, "k"))]
         return lines
 
-    def _whole_lines(self, i: int, n: str) -> list[str]:
-        """Accept ``n`` whole-hand instances of ``i``, less what a replacement still owes."""
+    def _whole_lines(self, i: int, n: str, in_loop: bool) -> list[str]:
+        """Accept ``n`` whole-hand instances of ``i``, less what a replacement still owes
+        (``in_loop``: a choice of a combination that covers nothing)."""
         if i not in self._owed:
-            return self._effect_lines(i, "0", n)
+            return self._effect_lines(i, "0", n, in_loop)
         lines = [f"n = {n}"] if n != "n" else []
         lines += [f"if D{i}:", f"    t = D{i} if D{i} < n else n", f"    D{i} -= t", "    n -= t", "if n:"]
-        return lines + [f"    {line}" for line in self._effect_lines(i, "0", "n")]
+        return lines + [f"    {line}" for line in self._effect_lines(i, "0", "n", in_loop)]
 
-    def _effect_lines(self, i: int, mask: str, n: str) -> list[str]:
+    def _scored_lines(self, i: int, n: str) -> list[str]:
+        """``n`` instances of ``i`` scored: (position, value, count) and the totals."""
+        value = self._values[i]
+        lines = [] if value is not None else [f"v = V{i}(c)"]
+        v = str(value) if value is not None else "v"
+        points = n if v == "1" else f"{v} * {n}"
+        lines += [f"acc.append(({i}, {v}, {n}))", f"total += {points}"]
+        if self._toward_minimum[i]:
+            lines += [f"mp += {points}", "tw = 1"]
+        return lines
+
+    def _effect_lines(self, i: int, mask: str, n: str, in_loop: bool) -> list[str]:
         """Accept an instance of ``i`` (cover ``mask``, count ``n``) and apply its effects."""
-        lines = [f"acc.append(({i}, {mask}, {n}))"]
+        if not self._direct:
+            lines = [f"acc.append(({i}, {mask}, {n}))"]
+        elif in_loop:
+            lines = ["k += 1"]
+        else:
+            lines = self._scored_lines(i, n)
         combination = self._combination
         whole = 0
         for q in self._excl[i]:
