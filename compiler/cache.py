@@ -102,13 +102,13 @@ def read(entry_key: str) -> dict[str, Any] | None:
     return entry
 
 
-def write(entry_key: str, data: Any, recipes: dict[str, Recipe]) -> bool:
+def write(entry_key: str, data: Any, recipes: dict[str, Recipe], extra: dict[str, Any] | None = None) -> bool:
     """Store a compiled variant if it is plain JSON data; True when it was written."""
     folder = cache_dir()
     if folder is None:
         return False
     entry = {"key": entry_key, "data": data,
-             "expressions": {path: recipe_to_json(r) for path, r in recipes.items()}}
+             "expressions": {path: recipe_to_json(r) for path, r in recipes.items()}, **(extra or {})}
     try:
         text = json.dumps(entry, allow_nan=False)
         if json.loads(text) != entry:  # e.g. integer mapping keys: not faithfully JSON

@@ -21,17 +21,19 @@ from __future__ import annotations
 
 import re
 from operator import attrgetter
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Mapping
 
 from .arrangements import group_positions
 from .expressions import BASE_NAMESPACE
 from .groups import KIND_ATTRIBUTES
 
 
-def generate_scorer(limits: list[tuple[int, Any]], entries: list[tuple[int, Any]], state: list[str],
-                    guards: dict[int, int], accept: Callable[[int, bool], list[str]], result: str,
-                    namespace: dict[str, Any], what: str) -> Callable[[Any], Any]:
-    """One Python function scoring an arrangement: ``def score(c)``.
+def scorer_source(limits: list[tuple[int, Any]], entries: list[tuple[int, Any]], state: list[str],
+                  guards: dict[int, int], accept: Callable[[int, bool], list[str]], result: str) -> dict[str, Any]:
+    """The source of one Python function scoring an arrangement, ``def score(c)``, as plain
+    data (``main``, and ``choosers``: the functions choosing groups for combination
+    patterns, by tag) that :func:`build_scorer` turns into the function and that a
+    compiled variant's cache entry can keep.
 
     In order: the ``limits`` (pattern position, pattern): the first that holds returns
     ``LIMIT(c, i)``; the choices of every combination pattern, each list's computed
@@ -41,24 +43,17 @@ def generate_scorer(limits: list[tuple[int, Any]], entries: list[tuple[int, Any]
     bit of ``dead`` that excludes it; absent: nothing does), its instances handed to
     the lines ``accept(i, combination)`` returns (compiler/patterns.py owns what
     acceptance means; they read ``n``, or ``ch`` and ``rb`` for the choices and their
-    cover bits); finally ``return <result>``. ``namespace`` supplies the names those
-    lines use.
+    cover bits); finally ``return <result>``. A condition that needs names of its own
+    is called as ``F<i>(c)`` (a combination's matcher ``M<i>(c)``).
     """
-    ns: dict[str, Any] = dict(BASE_NAMESPACE)
-    ns.update(namespace)
-    ns["BITS"] = bits_of
-    ns["KIND_KEY"] = _kind_key
-    ns["NONE_CHOSEN"] = {}
+    choosers: dict[str, str] = {}
     lines = ["def score(c):", "    acc = []"]
     for i, p in limits:
         cond = p.condition
         if p.combination is not None:
-            ns[f"M{i}"] = cond.matches
             test = f"M{i}(c)[1]"
         else:
             src = cond.source if not cond.consts else f"F{i}(c)"
-            if cond.consts:
-                ns[f"F{i}"] = cond.fn
             test = src if p.when is not None else f"({src}) > 0"
         lines.append(f"    if {test}:")
         lines.append(f"        return LIMIT(c, {i})")
@@ -74,13 +69,12 @@ def generate_scorer(limits: list[tuple[int, Any]], entries: list[tuple[int, Any]
         if not cond.consts and cond.choice is not None:
             loops.setdefault((cond.domain, cond.arity), []).append((i, p))
         else:
-            ns[f"M{i}"] = cond.matches
             choices[i] = (f"M{i}(c)", "")
     by_domain: dict[str, list[tuple[int, list[tuple[int, Any]]]]] = {}
     for (domain, k), group in loops.items():
         by_domain.setdefault(domain, []).append((k, group))
     for domain, loops_of in by_domain.items():
-        pre, found = _choice_loops(domain, loops_of, ns)
+        pre, found = _choice_loops(domain, loops_of, choosers)
         lines.extend(pre)
         choices.update(found)
     for i, p in entries:
@@ -103,8 +97,6 @@ def generate_scorer(limits: list[tuple[int, Any]], entries: list[tuple[int, Any]
             continue
         cond = p.condition
         src = _cheap_first(cond.source) if not cond.consts else f"F{i}(c)"
-        if cond.consts:
-            ns[f"F{i}"] = cond.fn
         if p.when is not None:
             lines.append(f"{pad}if {src}:")
             lines.append(f"{pad}    n = 1")
@@ -113,10 +105,33 @@ def generate_scorer(limits: list[tuple[int, Any]], entries: list[tuple[int, Any]
             lines.append(f"{pad}if n > 0:")
         lines.extend(f"{pad}    {line}" for line in accept(i, False))
     lines.append(f"    return {result}")
-    lines = hoist_common(lines)
-    code = compile("\n".join(lines), f"<{what}>", "exec")
-    scope: dict[str, Any] = {}
-    exec(code, ns, scope)  # noqa: S102 - assembled from checked, generated sources
+    return {"main": "\n".join(hoist_common(lines)), "choosers": choosers}
+
+
+_NONE_CHOSEN: dict[int, Any] = {}  # the choices of a list too short for any pattern (never filled)
+_OWN_NAMES = re.compile(r"\b([FM])(\d+)\(c\)")
+
+
+def build_scorer(source: Mapping[str, Any], condition: Callable[[int], Any], namespace: dict[str, Any],
+                 what: str) -> Callable[[Any], Any]:
+    """The function of :func:`scorer_source`'s ``source``; ``condition(i)`` gives pattern
+    ``i``'s compiled condition (for ``F<i>`` and ``M<i>``), ``namespace`` the other names
+    the accepting lines use."""
+    ns: dict[str, Any] = dict(BASE_NAMESPACE)
+    ns.update(namespace)
+    ns["BITS"] = bits_of
+    ns["KIND_KEY"] = _kind_key
+    ns["NONE_CHOSEN"] = _NONE_CHOSEN
+    for tag, src in source["choosers"].items():
+        scope: dict[str, Any] = {}
+        exec(compile(src, f"<choices {tag} of {what}>", "exec"), ns, scope)  # noqa: S102 - generated
+        ns[f"CHOOSE{tag}"] = scope["choose"]
+        ns[f"CHOSEN{tag}"] = {}
+    for kind, i in _OWN_NAMES.findall(source["main"]):
+        cond = condition(int(i))
+        ns[f"{kind}{i}"] = cond.fn if kind == "F" else cond.matches
+    scope = {}
+    exec(compile(source["main"], f"<{what}>", "exec"), ns, scope)  # noqa: S102 - assembled from checked, generated sources
     return scope["score"]
 
 
@@ -129,10 +144,10 @@ _READS_MORE = re.compile(r"\bc\b|\bD\(|\bP\(")
 
 
 def _choice_loops(domain: str, loops_of: list[tuple[int, list[tuple[int, Any]]]],
-                  namespace: dict[str, Any]) -> list[str]:
+                  choosers: dict[str, str]) -> tuple[list[str], dict[int, tuple[str, str]]]:
     """The choices of ``k`` groups of ``domain`` for the combination patterns of each
-    (k, group) of ``loops_of``, one loop per k, recording each accepted choice (as
-    indices) in ``f<position>``.
+    (k, group) of ``loops_of``: the lines computing them, and for each pattern the
+    source of its list of accepted choices (index tuples) and of their cover bits.
 
     The patterns whose condition reads only the chosen groups (no other name of the
     context, no division or power) answer alike for every list of the same groups:
@@ -168,7 +183,7 @@ def _choice_loops(domain: str, loops_of: list[tuple[int, list[tuple[int, Any]]]]
     # groups of the same kind and first tile apart, else the groups themselves.
     by_kind = all(_reads_kind_only(conds[i], k) for k, group, conds in pure for i, _ in group)
     if pure:
-        tag = str(sum(1 for name in namespace if name.startswith("CHOSEN")))
+        tag = str(len(choosers))
         chooser = ["def choose(G):", "    n = len(G)", "    r = {}"]
         for k, group, conds in pure:
             chooser.append(f"    if n >= {k}:")
@@ -177,11 +192,7 @@ def _choice_loops(domain: str, loops_of: list[tuple[int, list[tuple[int, Any]]]]
                 chooser.append(f"        if f{i}:")
                 chooser.append(f"            r[{i}] = f{i}")
         chooser.append("    return r")
-        code = compile("\n".join(chooser), f"<choices from {domain}>", "exec")
-        scope: dict[str, Any] = {}
-        exec(code, namespace, scope)  # noqa: S102 - assembled from checked, generated sources
-        namespace[f"CHOOSE{tag}"] = scope["choose"]
-        namespace[f"CHOSEN{tag}"] = {}
+        choosers[tag] = "\n".join(chooser)
         least = min(k for k, _, _ in pure)
         out.append(f"    rd{tag} = NONE_CHOSEN")
         out.append(f"    if n >= {least}:")

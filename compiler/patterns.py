@@ -45,7 +45,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, NamedTuple
 
-from .codegen import covers, covers_every_group, generate_scorer
+from .codegen import build_scorer, covers, covers_every_group, scorer_source
 from .expressions import Compiled
 
 #: The keys of ``scoring.principles``.
@@ -150,18 +150,38 @@ class _Plan:
     """What one shape scores: its patterns split by role, in table order, and the
     generated function scoring an arrangement of that shape (compiler/codegen.py)."""
 
-    def __init__(self, table: "PatternTable", shape: str) -> None:
+    def __init__(self, table: "PatternTable", shape: str, build: bool = True) -> None:
         entries = [(i, p) for i, p in enumerate(table.patterns) if p.shapes is None or shape in p.shapes]
         self.table = table
         self.limits = [e for e in entries if e[1].limit]
         self.ordinary = [e for e in entries if not e[1].limit and not e[1].fallback]
         self.fallbacks = [e for e in entries if e[1].fallback]
+        if build:
+            self._build(shape)
+
+    def _build(self, shape: str) -> None:
+        table = self.table
         namespace = {"LIMIT": table._limit, "FINISH": self.finish, "FALLBACK": self.fallback, "JOIN": join,
                      "TAKE_BACK": take_back, "PAY_BACK": pay_back, "EVAL": Evaluation, "TABLE": table}
         namespace.update((f"V{i}", p.value.fn) for i, p in self.ordinary if not isinstance(p.value, int))
-        self.score: Callable[[Any], Evaluation] = generate_scorer(
-            self.limits, self.ordinary, table._state_lines(self.ordinary), table._guards, table._accept_lines,
-            table._result(bool(self.fallbacks)), namespace, f"patterns of shape {shape}")
+        what = f"patterns of shape {shape}"
+        source = table.sources.get(shape)
+        score = None
+        if source is not None:  # kept by the compile cache
+            try:
+                score = build_scorer(source, table._condition, namespace, what)
+            except Exception:  # noqa: BLE001 - a damaged entry only costs generating it again
+                score = None
+        if score is None:
+            source = table.sources[shape] = self.source()
+            score = build_scorer(source, table._condition, namespace, what)
+        self.score: Callable[[Any], Evaluation] = score
+
+    def source(self) -> dict[str, Any]:
+        """The generated scorer of this shape, as plain data (compiler/codegen.py)."""
+        table = self.table
+        return scorer_source(self.limits, self.ordinary, table._state_lines(self.ordinary), table._guards,
+                             table._accept_lines, table._result(bool(self.fallbacks)))
 
     def finish(self, ctx: Any, accepted: list[Any]) -> Evaluation:
         """The evaluation of the accepted (position, cover, count) instances of a table
@@ -231,10 +251,28 @@ class PatternTable:
         self._direct = not any(q < i for i, ex in enumerate(self._excl) for q in ex) and not any(
             q < i for i, rep in enumerate(self._repl) for q, _ in rep)
         self._plans: dict[str, _Plan] = {}
+        #: The generated scorer of each shape as plain data, filled on first use or from
+        #: the compile cache (see :meth:`generate_all`).
+        self.sources: dict[str, dict[str, Any]] = {}
 
     def configure(self, principles: Mapping[str, Any] | None) -> None:
         """Switch on the principles a variant declares (``scoring.principles``)."""
-        self.principles = Principles.of(principles)
+        new = Principles.of(principles)
+        if new != self.principles:
+            self.principles = new
+            self._plans.clear()  # the generated scorers apply the principles
+            self.sources.clear()
+
+    def generate_all(self, shapes: list[str]) -> dict[str, dict[str, Any]]:
+        """The generated scorer of every shape (what a compile cache entry keeps, so that a
+        fresh process does not generate them again)."""
+        for shape in shapes:
+            if shape not in self.sources:
+                self.sources[shape] = _Plan(self, shape, build=False).source()
+        return {shape: self.sources[shape] for shape in shapes}
+
+    def _condition(self, i: int) -> Compiled:
+        return self.patterns[i].condition
         self._plans.clear()  # the generated scorers apply the principles
 
     def problems(self) -> list[tuple[tuple[Any, ...], str]]:

@@ -369,6 +369,9 @@ def _from_cache(entry_key: str, text: str, file: str, digest: str) -> CompiledVa
         return None
     try:
         variant, _ = _pipeline(Source(file, entry["data"], {}, text), digest, entry["expressions"])
+        scorers = entry.get("scorers") or {}
+        if isinstance(scorers, dict):  # checked when used: a damaged one is generated again
+            variant.scoring.table.sources.update(scorers)
     except Exception:  # noqa: BLE001 - a damaged or foreign entry only costs a full compile
         return None
     return variant
@@ -394,7 +397,10 @@ def compile_text(text: str, file: str = "<variant>", *, use_cache: bool = True) 
     except RecursionError:
         raise VariantError([Problem(file, 1, 1, "the file nests too deeply to be a variant description")]) from None
     if entry_key is not None:
-        cache.write(entry_key, source.data, compiler.recipes)
+        # The generated scorers go with it (compiler/codegen.py): generating them is most
+        # of what a fresh process would otherwise spend before its first score.
+        scorers = variant.scoring.table.generate_all([s.id for s in variant.scoring.shapes])
+        cache.write(entry_key, source.data, compiler.recipes, {"scorers": scorers})
     return variant
 
 
