@@ -155,3 +155,34 @@ def test_a_fresh_process_loads_a_cached_variant_without_the_parsers(cache_dir: P
 
     assert loaded() == "['jsonschema', 'lark', 'yaml']"  # cold: everything is parsed and validated
     assert loaded() == "[]"  # warm: nothing is
+
+
+@pytest.mark.parametrize("name", sorted(HANDS))
+def test_the_entry_keeps_the_generated_scorers_and_a_warm_load_uses_them(
+        cache_dir: Path, monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    fresh = compile_text(shipped(name), f"{name}.yaml")
+    [entry] = entries(cache_dir)
+    kept = json.loads(entry.read_text(encoding="utf-8"))["scorers"]
+    assert sorted(kept) == sorted(s.id for s in fresh.scoring.shapes)
+    warm = compile_text(shipped(name), f"{name}.yaml")
+    import compiler.patterns as patterns_mod
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a scorer kept by the cache was generated again")
+    monkeypatch.setattr(patterns_mod, "scorer_source", refuse)
+    for text in HANDS[name]:
+        hand = parse_notation(text)
+        assert warm.scorer.score(hand) == fresh.scorer.score(hand)
+
+
+def test_a_damaged_scorer_in_the_entry_is_generated_again(cache_dir: Path) -> None:
+    fresh = compile_text(shipped("mcr"), "mcr.yaml")
+    [entry] = entries(cache_dir)
+    data = json.loads(entry.read_text(encoding="utf-8"))
+    for source in data["scorers"].values():
+        source["main"] = "def score(c):\n    return (("  # not Python
+    entry.write_text(json.dumps(data), encoding="utf-8")
+    warm = compile_text(shipped("mcr"), "mcr.yaml")
+    for text in HANDS["mcr"]:
+        hand = parse_notation(text)
+        assert warm.scorer.score(hand) == fresh.scorer.score(hand)
