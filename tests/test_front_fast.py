@@ -9,6 +9,7 @@ then perturbed field by field (hypothesis).
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -182,3 +183,123 @@ def test_a_fast_hand_has_the_dataclass_fields_in_order() -> None:
     assert list(vars(hand)) == list(Hand.__dataclass_fields__)
     assert hand == Hand(concealed=hand.concealed, melds=(), win_tile=hand.win_tile)
     assert hash(hand) == hash(Hand(concealed=hand.concealed, melds=(), win_tile=hand.win_tile))
+
+
+def test_from_json_fast_returns_none_where_the_checking_path_is_needed() -> None:
+    bad = _three_sets({"type": "pung", "tiles": ["8s", "8s", "8s"], "concealed": None})
+    assert hand_module.from_json_fast(bad) is None
+    assert hand_module.from_json_fast([]) is None
+    good = _three_sets({"type": "pung", "tiles": ["8s", "8s", "8s"]})
+    assert hand_module.from_json_fast(good) == _from_json(good)
+
+
+# ------------------------------------------------------------ the --jsonl loop
+
+from cardavia.commands import score as score_command  # noqa: E402
+from compiler import load_variant  # noqa: E402
+
+try:
+    from orjson import loads as orjson_loads
+except ImportError:  # the optional decoder is not installed: its tests are skipped
+    orjson_loads = None
+needs_orjson = pytest.mark.skipif(orjson_loads is None, reason="orjson (the 'fast' extra) is not installed")
+
+@pytest.fixture(scope="module")
+def encoder() -> score_command.LineEncoder:
+    return score_command.LineEncoder(load_variant("mcr"))
+
+
+def _lines() -> list[str]:
+    return [json.dumps(json.loads(line)["input"]) for line in SAMPLE.read_text(encoding="utf-8").splitlines()]
+
+
+#: Text spliced into a request line: numbers orjson reads differently from json (or not at
+#: all), duplicate keys, broken syntax, odd whitespace and characters.
+SPLICES = st.sampled_from([
+    "18446744073709551616", "-9223372036854775809", "123456789012345678901234567890", "1e400", "-1e400",
+    "NaN", "Infinity", "-Infinity", "1.0", "-0", "0.5e1", '"\\ud800"', '"\\ud83d\\ude00"', '"\\u0000"',
+    '"5m"', '"1f"', "true", "false", "null", "[", "]", "{", "}", ",", ":", '"', "\\", " ", "\t", "\r", "\x0c",
+    "\xa0", "\u2028", "\ufeff", "\x00", "\x1f", "é", "01", "[" * 1200, "]" * 1200,
+])
+#: A field put first in a request (a later one of the same name wins, in json as in orjson).
+FIELDS = st.sampled_from([
+    '"x": 18446744073709551616, ', '"x": [1e999, NaN, "\\udc00"], ', '"x": {"a": 1, "a": [2]}, ',
+    '"self_drawn": 18446744073709551616, ', '"missing_suit": -9223372036854775809, ', '"missing_suit": 1e400, ',
+    '"hand": 5, ', '"win_tile": 18446744073709551617, ', '"seat_wind": "N", ', '"seat_wind": NaN, ',
+    '"melds": null, ', '"flowers": ["1f", "1f"], ', '"missing_suit": "p", ',
+])
+
+
+@st.composite
+def request_lines(draw: st.DrawFn) -> str:
+    line = draw(st.sampled_from(_SAMPLE_LINES))
+    if draw(st.booleans()):  # a field of its own, the rest of the line intact
+        line = "{" + draw(FIELDS) + line[1:]
+    for _ in range(draw(st.integers(0, 2))):
+        pos = draw(st.integers(0, len(line)))
+        cut = draw(st.sampled_from([0, 0, 0, 1, 2, 5]))
+        line = line[:pos] + draw(SPLICES) + line[pos + cut:]
+    return line + draw(st.sampled_from(["", "", "\n", " ", "\x85"]))
+
+
+_SAMPLE_LINES = _lines()[:200]
+
+
+@needs_orjson
+def test_the_sample_answers_the_same_with_and_without_orjson(encoder, monkeypatch: pytest.MonkeyPatch) -> None:
+    lines = _lines()
+    monkeypatch.setattr(score_command, "_fast_loads", orjson_loads)
+    fast = [score_command._answer(encoder, line, n) for n, line in enumerate(lines, 1)]
+    monkeypatch.setattr(score_command, "_fast_loads", None)
+    assert [score_command._answer(encoder, line, n) for n, line in enumerate(lines, 1)] == fast
+
+
+@needs_orjson
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(line=request_lines())
+def test_a_perturbed_line_answers_the_same_with_and_without_orjson(encoder, line: str) -> None:
+    """orjson reads some lines differently (big integers, NaN, 1e400, deep nesting): same answers."""
+    saved = score_command._fast_loads
+    try:
+        score_command._fast_loads = orjson_loads
+        fast = score_command._answer(encoder, line, 7)
+        score_command._fast_loads = None
+        assert score_command._answer(encoder, line, 7) == fast, line
+    finally:
+        score_command._fast_loads = saved
+
+
+class _Trickle(io.RawIOBase):
+    """A source that gives a few bytes per ``read1`` call, as a slow pipe does."""
+
+    def __init__(self, data: bytes, sizes: list[int]) -> None:
+        self.data, self.sizes, self.pos, self.calls = data, sizes, 0, 0
+
+    def read1(self, size: int = -1) -> bytes:
+        n = self.sizes[self.calls % len(self.sizes)]
+        self.calls += 1
+        chunk = self.data[self.pos:self.pos + min(n, size)]
+        self.pos += len(chunk)
+        return chunk
+
+
+def _batch(source: Any) -> str:
+    out = io.StringIO()
+    assert score_command.jsonl(load_variant("mcr"), source, out) == 0
+    return out.getvalue()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(lines=st.lists(st.one_of(request_lines(), st.sampled_from(["", " ", "\r", "\t \u3000", "\x1c"]),
+                                st.binary(max_size=8).map(lambda b: b.decode("latin-1"))), max_size=12),
+       sizes=st.lists(st.integers(1, 400), min_size=1, max_size=5),
+       last_newline=st.booleans(), bad_utf8=st.booleans())
+def test_lines_read_as_they_arrive_are_answered_as_one_by_one(lines: list[str], sizes: list[int],
+                                                              last_newline: bool, bad_utf8: bool) -> None:
+    """Whatever the pieces ``read1`` gives, the answers are those of reading line by line."""
+    data = "\n".join(lines).encode("utf-8", "surrogatepass") + (b"\n" if last_newline else b"")
+    if bad_utf8:
+        data = data.replace(b"5m", b"5\xffm", 1)
+    one_by_one = _batch(line for line in io.BytesIO(data))  # no read1: one line at a time
+    assert _batch(_Trickle(data, sizes)) == one_by_one
+    assert _batch(io.BytesIO(data)) == one_by_one
