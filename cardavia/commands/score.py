@@ -9,12 +9,13 @@ one, and exits 0: a batch never stops on one bad request.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
-from typing import IO, Any
+from typing import IO, Any, Callable, Iterable, Iterator
 
 from compiler import HandError, VariantError, from_json, load_variant, parse_notation
-from compiler.hand import Hand
+from compiler.hand import Hand, from_json_fast
 from compiler.tiles import WIND_LETTERS, TileError
 from cardavia.commands import print_problems
 
@@ -158,27 +159,75 @@ _NOT_A_WIN = '{"valid": false, "total": 0, "fans": []}\n'
 
 
 def jsonl(variant: Any, source: IO[bytes], out: IO[str]) -> int:
-    """Answer each non-blank line of ``source`` with one JSON line on ``out``, flushing as it goes."""
+    """Answer each non-blank line of ``source`` with one JSON line on ``out``, in order.
+
+    The answers to the lines that have arrived are written and flushed together before
+    waiting for more input: a client that sends one request and waits gets its answer,
+    and a batch does not pay one write and flush per line.
+    """
     encode = LineEncoder(variant)
-    write = out.write
-    flush = out.flush
-    for number, raw in enumerate(source, 1):
-        try:
-            line = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            text = json.dumps({"error": f"line {number}: not UTF-8 text (byte {exc.start + 1})"}) + "\n"
-        else:
-            if not line.strip():
+    number = 0
+    for lines in _arrived(source):
+        answers = []
+        for raw in lines:
+            number += 1
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                answers.append(_error(f"line {number}: not UTF-8 text (byte {exc.start + 1})"))
                 continue
-            text = _answer(encode, line, number)
-        write(text)
-        flush()
+            if line and not line.isspace():  # a blank line gets no answer
+                answers.append(_answer(encode, line, number))
+        if answers:
+            out.write("".join(answers))
+            out.flush()
     return 0
+
+
+def _arrived(source: IO[bytes], size: int = 1 << 16) -> Iterator[Iterable[bytes]]:
+    """The lines of ``source`` (each with its b"\n", as iterating a binary file gives them),
+    in groups: those already arrived, read with one ``read1`` call that waits only when
+    nothing is buffered. A source without ``read1`` gives one line at a time."""
+    read1 = getattr(source, "read1", None)
+    if read1 is None:
+        for raw in source:
+            yield (raw,)
+        return
+    partial: list[bytes] = []  # the start of a line not yet complete
+    while True:
+        chunk = read1(size)
+        if not chunk:
+            if partial:
+                yield (b"".join(partial),)
+            return
+        end = chunk.rfind(b"\n") + 1
+        if not end:
+            partial.append(chunk)
+            continue
+        if partial:
+            partial.append(chunk[:end])
+            whole = b"".join(partial)
+            partial = []
+        else:
+            whole = chunk[:end]
+        if end < len(chunk):
+            partial.append(chunk[end:])
+        yield io.BytesIO(whole)
 
 
 def _answer(encode: LineEncoder, line: str, number: int) -> str:
     try:
-        return encode(from_json(_loads(line)))
+        if _fast_loads is not None:
+            # orjson decodes some lines differently from json (integers beyond 64 bits become
+            # floats) or not at all (NaN, lone surrogates, very deep nesting): its object is
+            # used only where from_json_fast accepts it, and json.loads decides the rest.
+            try:
+                hand = from_json_fast(_fast_loads(line))
+            except Exception:
+                hand = None
+            if hand is not None:
+                return encode(hand)
+        return encode(from_json(json.loads(line)))
     except json.JSONDecodeError as exc:
         return _error(f"line {number}: not JSON: {exc.msg} at column {exc.colno}")
     except INPUT_ERRORS as exc:
@@ -189,7 +238,12 @@ def _answer(encode: LineEncoder, line: str, number: int) -> str:
         return _error(f"line {number}: internal error: {type(exc).__name__}: {exc}")
 
 
-_loads = json.loads
+#: An optional faster JSON decoder (the ``fast`` extra); the standard one without it.
+_fast_loads: Callable[[str], Any] | None
+try:
+    from orjson import loads as _fast_loads
+except ImportError:  # pragma: no cover - depends on the environment
+    _fast_loads = None
 
 
 def _error(message: str) -> str:

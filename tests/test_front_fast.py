@@ -1,0 +1,305 @@
+"""The fast paths of the batch front end give exactly what the checking paths give.
+
+``compiler.hand.from_json`` takes a direct path for well-formed requests and hands
+anything unusual to ``_from_json``, the path that checks every field and explains bad
+input. Whatever the request, the two must agree: the same Hand (same fields, same types,
+same field order) or the same HandError message. Requests are generated well-formed and
+then perturbed field by field (hypothesis).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from compiler import hand as hand_module
+from compiler.hand import Hand, HandError, _from_json, from_json
+from compiler.tiles import CODES
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "tests" / "data" / "mcr-sample.jsonl"
+
+PLAYABLE = [c for c in CODES if not c.endswith("f")]
+BONUS = [c for c in CODES if c.endswith("f")]
+FLAGS = ("self_drawn", "last_tile_of_kind", "kong_replacement", "robbing_kong", "last_wall_tile")
+#: Values that are wrong (or only almost right) in some field or other.
+ODD = st.sampled_from([None, True, False, 0, 1, 1.0, "", "E", "x", "m", "5m", "1f", "0m", "55m", [], {}, ["5m"],
+                       {"type": "pung"}, -1, 2**70])
+
+
+def _outcome(fn: Any, obj: Any) -> tuple[str, Any]:
+    try:
+        hand = fn(obj)
+    except HandError as exc:
+        return ("error", str(exc))
+    assert type(hand) is Hand
+    return ("hand", [(name, type(value), value) for name, value in vars(hand).items()])
+
+
+def _assert_same(obj: Any) -> None:
+    assert _outcome(from_json, obj) == _outcome(_from_json, obj), obj
+
+
+def _meld_obj(kind: str, first: int, concealed: Any) -> dict[str, Any]:
+    if kind == "chow":
+        suit, rank = "mps"[first % 3], first % 7 + 1
+        tiles = [f"{rank + i}{suit}" for i in range(3)]
+    else:
+        tiles = [PLAYABLE[first % len(PLAYABLE)]] * (4 if kind == "kong" else 3)
+    meld = {"type": kind, "tiles": tiles}
+    if concealed is not ...:
+        meld["concealed"] = concealed
+    return meld
+
+
+@st.composite
+def requests(draw: st.DrawFn) -> dict[str, Any]:
+    """A request that is usually well-formed, sometimes with one or more fields spoiled."""
+    melds = [_meld_obj(draw(st.sampled_from(["chow", "pung", "kong"])), draw(st.integers(0, 200)),
+                       draw(st.sampled_from([..., False, True])))
+             for _ in range(draw(st.integers(0, 4)))]
+    n = 13 - 3 * len(melds) + draw(st.sampled_from([0, 0, 0, 0, -1, 1]))
+    obj: dict[str, Any] = {
+        "hand": draw(st.lists(st.sampled_from(PLAYABLE[:draw(st.integers(1, 34))]), min_size=max(n, 0),
+                              max_size=max(n, 0))),
+        "win_tile": draw(st.sampled_from(PLAYABLE)),
+    }
+    if melds or draw(st.booleans()):
+        obj["melds"] = melds
+    if draw(st.booleans()):
+        obj["flowers"] = draw(st.lists(st.sampled_from(BONUS), max_size=4))
+    for name in FLAGS:
+        if draw(st.booleans()):
+            obj[name] = draw(st.sampled_from([False, False, True, None]))
+    for name in ("seat_wind", "round_wind"):
+        if draw(st.booleans()):
+            obj[name] = draw(st.sampled_from("ESWN"))
+    if draw(st.integers(0, 3)) == 0:
+        obj["missing_suit"] = draw(st.sampled_from(["m", "p", "s", None]))
+    for _ in range(draw(st.integers(0, 2))):  # spoil a field, or a part of one
+        field = draw(st.sampled_from(["hand", "win_tile", "melds", "flowers", "seat_wind", "round_wind",
+                                      "missing_suit", "extra_key", *FLAGS]))
+        where = draw(st.integers(0, 3))
+        value = obj.get(field)
+        if where == 0:
+            obj.pop(field, None)
+        elif where == 1 and isinstance(value, list) and value:
+            i = draw(st.integers(0, len(value) - 1))
+            if isinstance(value[i], dict):
+                value[i] = dict(value[i])
+                key = draw(st.sampled_from(["type", "tiles", "concealed"]))
+                if draw(st.booleans()):
+                    value[i].pop(key, None)
+                else:
+                    value[i][key] = draw(ODD)
+            else:
+                value[i] = draw(ODD)
+        elif where == 2 and isinstance(value, list):
+            value.append(draw(st.sampled_from(PLAYABLE + BONUS)))
+        else:
+            obj[field] = draw(ODD)
+    return obj
+
+
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(requests())
+def test_fast_path_agrees_with_the_checking_path(obj: dict[str, Any]) -> None:
+    _assert_same(obj)
+
+
+def _three_sets(first: Any) -> dict[str, Any]:
+    """A well-formed request with three declared sets, the first one as given."""
+    return {"hand": ["1m", "2m", "3m", "4m"], "win_tile": "4m",
+            "melds": [first, {"type": "pung", "tiles": ["5z"] * 3}, {"type": "chow", "tiles": ["3p", "4p", "5p"]}]}
+
+
+@pytest.mark.parametrize("obj", [
+    None, [], "x", 5,
+    {"hand": ["5m"] * 5 + ["1m"] * 8, "win_tile": "2m"},  # five copies
+    {"hand": ["5m"] * 4 + ["1m"] * 9, "win_tile": "5m"},
+    {"hand": ["5m", "1m", "1m", "1m", "2m"], "melds": [{"type": "kong", "tiles": ["5m"] * 4}] * 2, "win_tile": "9m"},
+    {"hand": ["1m"] * 3 + ["2m"] * 3 + ["3m"] * 3 + ["4m"] * 3 + ["5m"], "win_tile": "5m", "flowers": ["1f", "1f"]},
+    {"hand": ["1m"] * 3 + ["2m"] * 3 + ["3m"] * 3 + ["4m"] * 3 + ["5m"], "win_tile": "5m", "flowers": ["5m"]},
+    {"hand": ["1m"] * 3 + ["2m"] * 3 + ["3m"] * 3 + ["4m"] * 3 + ["1f"], "win_tile": "5m"},
+    {"hand": ["1m"] * 3 + ["2m"] * 3 + ["3m"] * 3 + ["4m"] * 3 + ["5m"], "win_tile": "1f"},
+    {"hand": ["1m"] * 3 + ["2m"] * 3 + ["3m"] * 3 + ["4m"] * 3 + ["5m"], "win_tile": "5m", "kong_replacement": True,
+     "self_drawn": True},
+    {"hand": ["1m", "1m", "1m", "2m"], "win_tile": "2m", "kong_replacement": True, "self_drawn": True,
+     "melds": [{"type": "kong", "tiles": ["9p"] * 4, "concealed": True}] * 3},
+    {"hand": ["1m", "1m", "1m", "2m"], "win_tile": "2m", "robbing_kong": True, "kong_replacement": True,
+     "melds": [{"type": "kong", "tiles": ["9p"] * 4}] * 3},
+    {"hand": ["1m"] * 3 + ["2m"] * 3 + ["3m"] * 3 + ["4m"] * 3 + ["5m"], "win_tile": "5m", "robbing_kong": True,
+     "self_drawn": True},
+    _three_sets({"type": "chow", "tiles": ["8s", "9s", "1p"]}),
+    _three_sets({"type": "chow", "tiles": ["7s", "8s", "9s"], "concealed": True}),
+    _three_sets({"type": "pung", "tiles": ["8s", "8s", "8s"], "concealed": True}),
+    _three_sets({"type": "pung", "tiles": ["8s", "8s", "8s"], "concealed": None}),
+    _three_sets({"type": "pung", "tiles": ["8s", "8s", "8s"], "concealed": 1}),
+    _three_sets({"type": "kong", "tiles": ["8s", "8s", "8s", "8s"], "concealed": 0}),
+    _three_sets({"type": "kong", "tiles": ["8s", "8s", "8s"]}),
+    _three_sets({"type": "pung", "tiles": ["8s", "8s", "8s", "8s"]}),
+    _three_sets({"type": "pung", "tiles": ["8s", "8s", "8f"]}),
+    _three_sets({"type": "pung", "tiles": ("8s", "8s", "8s")}),
+    _three_sets({"type": ["pung"], "tiles": ["8s", "8s", "8s"]}),
+    _three_sets({"type": "pung", "tiles": [["8s"], "8s", "8s"]}),
+    _three_sets({"type": "pong", "tiles": ["8s", "8s", "8s"]}),
+    _three_sets({"tiles": ["8s", "8s", "8s"]}),
+    _three_sets({"type": "pung"}),
+    _three_sets(["pung", ["8s", "8s", "8s"]]),
+    _three_sets({"type": "pung", "tiles": ["8s", "8s", "8s"]}) | {"melds": {"type": "pung", "tiles": ["8s"] * 3}},
+    {"hand": ["1m"] * 3 + ["2m"] * 3 + ["3m"] * 3 + ["4m"] * 3 + ["5m"], "win_tile": "5m", "melds": 0,
+     "flowers": "", "seat_wind": None, "round_wind": "N", "missing_suit": "p", "self_drawn": None},
+    {"hand": ["1m"] * 3 + ["2m"] * 3 + ["3m"] * 3 + ["4m"] * 3 + ["5m"], "win_tile": "5m", "missing_suit": "z"},
+    {"hand": ["1m"] * 3 + ["2m"] * 3 + ["3m"] * 3 + ["4m"] * 3 + ["5m"], "win_tile": "5m", "seat_wind": "e"},
+    {"hand": ["1m"] * 3 + ["2m"] * 3 + ["3m"] * 3 + ["4m"] * 3 + ["5m"], "win_tile": "5m", "seat_wind": 27},
+    {"hand": ["1m"] * 3 + ["2m"] * 3 + ["3m"] * 3 + ["4m"] * 3 + ["5m"], "win_tile": "5m", "self_drawn": 1},
+    {"hand": ["1m"] * 3 + ["2m"] * 3 + ["3m"] * 3 + ["4m"] * 3 + ["5m"], "win_tile": "5m", "last_wall_tile": 0},
+    {"hand": tuple(["1m"] * 3 + ["2m"] * 3 + ["3m"] * 3 + ["4m"] * 3 + ["5m"]), "win_tile": "5m"},
+])
+def test_unusual_requests_agree(obj: Any) -> None:
+    _assert_same(obj)
+
+
+def test_sample_requests_take_the_fast_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every request of the oracle sample is well-formed: none may need the checking path."""
+    requests = [json.loads(line)["input"] for line in SAMPLE.read_text(encoding="utf-8").splitlines()]
+    expected = [_outcome(_from_json, r) for r in requests]
+
+    def refuse(obj: Any) -> Hand:
+        raise AssertionError(f"fell back to the checking path: {obj}")
+
+    monkeypatch.setattr(hand_module, "_from_json", refuse)
+    assert [_outcome(from_json, r) for r in requests] == expected
+
+
+def test_a_fast_hand_has_the_dataclass_fields_in_order() -> None:
+    hand = from_json({"hand": ["1m"] * 3 + ["2m"] * 3 + ["3m"] * 3 + ["4m"] * 3 + ["5m"], "win_tile": "5m"})
+    assert list(vars(hand)) == list(Hand.__dataclass_fields__)
+    assert hand == Hand(concealed=hand.concealed, melds=(), win_tile=hand.win_tile)
+    assert hash(hand) == hash(Hand(concealed=hand.concealed, melds=(), win_tile=hand.win_tile))
+
+
+def test_from_json_fast_returns_none_where_the_checking_path_is_needed() -> None:
+    bad = _three_sets({"type": "pung", "tiles": ["8s", "8s", "8s"], "concealed": None})
+    assert hand_module.from_json_fast(bad) is None
+    assert hand_module.from_json_fast([]) is None
+    good = _three_sets({"type": "pung", "tiles": ["8s", "8s", "8s"]})
+    assert hand_module.from_json_fast(good) == _from_json(good)
+
+
+# ------------------------------------------------------------ the --jsonl loop
+
+from cardavia.commands import score as score_command  # noqa: E402
+from compiler import load_variant  # noqa: E402
+
+try:
+    from orjson import loads as orjson_loads
+except ImportError:  # the optional decoder is not installed: its tests are skipped
+    orjson_loads = None
+needs_orjson = pytest.mark.skipif(orjson_loads is None, reason="orjson (the 'fast' extra) is not installed")
+
+@pytest.fixture(scope="module")
+def encoder() -> score_command.LineEncoder:
+    return score_command.LineEncoder(load_variant("mcr"))
+
+
+def _lines() -> list[str]:
+    return [json.dumps(json.loads(line)["input"]) for line in SAMPLE.read_text(encoding="utf-8").splitlines()]
+
+
+#: Text spliced into a request line: numbers orjson reads differently from json (or not at
+#: all), duplicate keys, broken syntax, odd whitespace and characters.
+SPLICES = st.sampled_from([
+    "18446744073709551616", "-9223372036854775809", "123456789012345678901234567890", "1e400", "-1e400",
+    "NaN", "Infinity", "-Infinity", "1.0", "-0", "0.5e1", '"\\ud800"', '"\\ud83d\\ude00"', '"\\u0000"',
+    '"5m"', '"1f"', "true", "false", "null", "[", "]", "{", "}", ",", ":", '"', "\\", " ", "\t", "\r", "\x0c",
+    "\xa0", "\u2028", "\ufeff", "\x00", "\x1f", "é", "01", "[" * 1200, "]" * 1200,
+])
+#: A field put first in a request (a later one of the same name wins, in json as in orjson).
+FIELDS = st.sampled_from([
+    '"x": 18446744073709551616, ', '"x": [1e999, NaN, "\\udc00"], ', '"x": {"a": 1, "a": [2]}, ',
+    '"self_drawn": 18446744073709551616, ', '"missing_suit": -9223372036854775809, ', '"missing_suit": 1e400, ',
+    '"hand": 5, ', '"win_tile": 18446744073709551617, ', '"seat_wind": "N", ', '"seat_wind": NaN, ',
+    '"melds": null, ', '"flowers": ["1f", "1f"], ', '"missing_suit": "p", ',
+])
+
+
+@st.composite
+def request_lines(draw: st.DrawFn) -> str:
+    line = draw(st.sampled_from(_SAMPLE_LINES))
+    if draw(st.booleans()):  # a field of its own, the rest of the line intact
+        line = "{" + draw(FIELDS) + line[1:]
+    for _ in range(draw(st.integers(0, 2))):
+        pos = draw(st.integers(0, len(line)))
+        cut = draw(st.sampled_from([0, 0, 0, 1, 2, 5]))
+        line = line[:pos] + draw(SPLICES) + line[pos + cut:]
+    return line + draw(st.sampled_from(["", "", "\n", " ", "\x85"]))
+
+
+_SAMPLE_LINES = _lines()[:200]
+
+
+@needs_orjson
+def test_the_sample_answers_the_same_with_and_without_orjson(encoder, monkeypatch: pytest.MonkeyPatch) -> None:
+    lines = _lines()
+    monkeypatch.setattr(score_command, "_fast_loads", orjson_loads)
+    fast = [score_command._answer(encoder, line, n) for n, line in enumerate(lines, 1)]
+    monkeypatch.setattr(score_command, "_fast_loads", None)
+    assert [score_command._answer(encoder, line, n) for n, line in enumerate(lines, 1)] == fast
+
+
+@needs_orjson
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(line=request_lines())
+def test_a_perturbed_line_answers_the_same_with_and_without_orjson(encoder, line: str) -> None:
+    """orjson reads some lines differently (big integers, NaN, 1e400, deep nesting): same answers."""
+    saved = score_command._fast_loads
+    try:
+        score_command._fast_loads = orjson_loads
+        fast = score_command._answer(encoder, line, 7)
+        score_command._fast_loads = None
+        assert score_command._answer(encoder, line, 7) == fast, line
+    finally:
+        score_command._fast_loads = saved
+
+
+class _Trickle(io.RawIOBase):
+    """A source that gives a few bytes per ``read1`` call, as a slow pipe does."""
+
+    def __init__(self, data: bytes, sizes: list[int]) -> None:
+        self.data, self.sizes, self.pos, self.calls = data, sizes, 0, 0
+
+    def read1(self, size: int = -1) -> bytes:
+        n = self.sizes[self.calls % len(self.sizes)]
+        self.calls += 1
+        chunk = self.data[self.pos:self.pos + min(n, size)]
+        self.pos += len(chunk)
+        return chunk
+
+
+def _batch(source: Any) -> str:
+    out = io.StringIO()
+    assert score_command.jsonl(load_variant("mcr"), source, out) == 0
+    return out.getvalue()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(lines=st.lists(st.one_of(request_lines(), st.sampled_from(["", " ", "\r", "\t \u3000", "\x1c"]),
+                                st.binary(max_size=8).map(lambda b: b.decode("latin-1"))), max_size=12),
+       sizes=st.lists(st.integers(1, 400), min_size=1, max_size=5),
+       last_newline=st.booleans(), bad_utf8=st.booleans())
+def test_lines_read_as_they_arrive_are_answered_as_one_by_one(lines: list[str], sizes: list[int],
+                                                              last_newline: bool, bad_utf8: bool) -> None:
+    """Whatever the pieces ``read1`` gives, the answers are those of reading line by line."""
+    data = "\n".join(lines).encode("utf-8", "surrogatepass") + (b"\n" if last_newline else b"")
+    if bad_utf8:
+        data = data.replace(b"5m", b"5\xffm", 1)
+    one_by_one = _batch(line for line in io.BytesIO(data))  # no read1: one line at a time
+    assert _batch(_Trickle(data, sizes)) == one_by_one
+    assert _batch(io.BytesIO(data)) == one_by_one
