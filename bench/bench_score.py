@@ -5,7 +5,10 @@ rounds alternate between the measurements, so a busy moment of a shared machine 
 them alike), measured in CPU seconds (``time.process_time``; for a child process, the
 children's rusage):
 
-* PyMahjongGB (C++ behind a Python call), its arguments converted beforehand;
+* PyMahjongGB (C++ behind a Python call), its arguments converted beforehand: the
+  reference of every ratio;
+* for information only, PyMahjongGB doing what ``--jsonl`` does for each line, in-process
+  (json.loads, argument conversion, the call, json.dumps of its answer);
 * ours through the Python API: ``from_json`` + ``variant.scorer.score`` + ``as_json``
   (and the score call alone, hands built beforehand);
 * ours through ``cardavia score mcr --jsonl`` as a process fed the sample on standard
@@ -147,6 +150,16 @@ def main() -> int:
             except TypeError:  # ERROR_NOT_WIN: answered, like ours
                 pass
 
+    lines = once.splitlines()
+
+    def gb_same_job() -> None:
+        for line in lines:  # what --jsonl does for a line: parse, convert, score, write JSON
+            try:
+                out = {"fans": MahjongFanCalculator(*_gb_calls([json.loads(line)])[0])}
+            except TypeError:
+                out = {"error": "not a win"}
+            json.dumps(out)
+
     def api() -> None:
         for r in requests:
             scorer.score(from_json(r)).as_json()
@@ -156,9 +169,10 @@ def main() -> int:
             scorer.score(h)
 
     _jsonl(b"")  # the first process writes the bytecode and the compiled-variant cache
-    best = {name: float("inf") for name in ("gb", "api", "score", "jsonl", "cold", "start")}
+    best = {name: float("inf") for name in ("gb", "gb_job", "api", "score", "jsonl", "cold", "start")}
     for _ in range(args.rounds):
         best["gb"] = min(best["gb"], _cpu(gb))
+        best["gb_job"] = min(best["gb_job"], _cpu(gb_same_job))
         best["api"] = min(best["api"], _cpu(api))
         best["score"] = min(best["score"], _cpu(api_score_only))
         t, answers = _jsonl(many)
@@ -179,7 +193,10 @@ def main() -> int:
         "jsonl_without_start": n_many / max(best["jsonl"] - best["start"], 1e-9),
         "jsonl_cold_sample_once": n / best["cold"],
     }
+    same_job = n / best["gb_job"]
     result = {
+        "pymahjonggb_same_job_hands_per_second": round(same_job),
+        "jsonl_without_start_vs_pymahjonggb_same_job": round(rate["jsonl_without_start"] / same_job, 3),
         "hands": n,
         "jsonl_hands": n_many,
         "hands_per_second": {k: round(v) for k, v in rate.items()},
@@ -203,6 +220,9 @@ def main() -> int:
         ratio = "" if name == "pymahjonggb" else f"   {rate[name] / rate['pymahjonggb']:.3f}x PyMahjongGB"
         print(f"  {label:<58} {rate[name]:>9.0f} hands/s{ratio}")
     print(f"  --jsonl process start (empty input): {best['start']:.3f} s CPU")
+    print(f"  for information, PyMahjongGB doing --jsonl's job in-process (json.loads, argument conversion, "
+          f"call, json.dumps): {same_job:.0f} hands/s; ours --jsonl minus start "
+          f"{rate['jsonl_without_start'] / same_job:.3f}x that (the figures above use the bare call)")
     print(f"  --jsonl over the sample x{args.jsonl_repeat}: every line parsed and scored again (no per-hand "
           "result cache; shared between hands only bounded tables keyed by one suit's counts, by a checked "
           "declared set, by the kinds of one list of sets (combination patterns' choices), and by an output "
