@@ -516,9 +516,11 @@ def _concealed_counts(hand: Hand) -> list[int]:
 class _Prepared:
     """What every matcher reads of one hand, computed once: the concealed counts (winning
     tile included; the list may be longer than 34, the rest zeros, and is only read), the
-    suit keys of those counts, the declared groups."""
+    kinds held as a mask, the suit keys of those counts, their number, the declared
+    groups. The scorer passes its :class:`~compiler.context.HandContext` instead, which
+    holds the same names (computed once for the matchers and the pattern conditions)."""
 
-    __slots__ = ("counts", "keys", "declared", "size", "mask")
+    __slots__ = ("_concealed_counts", "_keys", "declared", "_size", "_concealed_mask")
 
     def __init__(self, hand: Hand, declared: list[Group] | None = None, counts: list[int] | None = None,
                  mask: int | None = None) -> None:
@@ -529,10 +531,10 @@ class _Prepared:
             for k in range(34):
                 if counts[k]:
                     mask |= 1 << k
-        self.counts = counts
-        self.mask = mask  # bit k set when kind k is held (winning tile included)
-        self.keys = suit_keys(counts)
-        self.size = len(hand.concealed) + 1
+        self._concealed_counts = counts
+        self._concealed_mask = mask  # bit k set when kind k is held (winning tile included)
+        self._keys = suit_keys(counts)
+        self._size = len(hand.concealed) + 1
         self.declared = _declared_groups(hand) if declared is None else declared
 
 
@@ -541,9 +543,9 @@ _NO_ARRANGEMENTS: list[Arrangement] = []
 
 def _sets_and_pair(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> list[Arrangement]:
     need = shape.sets - len(hand.melds)
-    if need < 0 or prep.size != 3 * need + 2:
+    if need < 0 or prep._size != 3 * need + 2:
         return _NO_ARRANGEMENTS
-    divisions = _divisions(prep.keys)
+    divisions = _divisions(prep._keys)
     if not divisions:
         return _NO_ARRANGEMENTS
     declared = prep.declared
@@ -562,9 +564,9 @@ def _division_order(raw: Sequence[Group]) -> list[tuple[int, int]]:
 
 
 def _pairs(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> list[Arrangement]:
-    if hand.melds or prep.mask.bit_count() > shape.sets:  # more kinds than pairs
+    if hand.melds or prep._concealed_mask.bit_count() > shape.sets:  # more kinds than pairs
         return _NO_ARRANGEMENTS
-    counts = prep.counts
+    counts = prep._concealed_counts
     if 1 in counts or 3 in counts:
         return _NO_ARRANGEMENTS
     raw = []
@@ -580,9 +582,9 @@ def _pairs(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> list[Arrangement]:
 
 def _unique_plus_pair(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> list[Arrangement]:
     wanted = set(shape.tiles)
-    if hand.melds or prep.mask.bit_count() != len(wanted):  # every wanted kind, no other
+    if hand.melds or prep._concealed_mask.bit_count() != len(wanted):  # every wanted kind, no other
         return _NO_ARRANGEMENTS
-    counts = prep.counts
+    counts = prep._concealed_counts
     if 3 in counts or 4 in counts:
         return _NO_ARRANGEMENTS
     if any(c and k not in wanted for k, c in enumerate(counts)):
@@ -596,9 +598,9 @@ def _unique_plus_pair(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> list[Arr
 
 
 def _knitted_and_honors(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> list[Arrangement]:
-    if hand.melds or prep.mask.bit_count() != 14:  # fourteen different tiles
+    if hand.melds or prep._concealed_mask.bit_count() != 14:  # fourteen different tiles
         return _NO_ARRANGEMENTS
-    counts = prep.counts
+    counts = prep._concealed_counts
     if 2 in counts or 3 in counts or 4 in counts or sum(counts) != 14:
         return _NO_ARRANGEMENTS
     present = {k for k, c in enumerate(counts) if c}
@@ -615,18 +617,18 @@ def _knitted_and_honors(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> list[A
 
 
 def _knitted_sets_and_pair(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> list[Arrangement]:
-    if len(hand.melds) > shape.max_melds or (prep.mask & _SUITED_MASK).bit_count() < 9:
+    if len(hand.melds) > shape.max_melds or (prep._concealed_mask & _SUITED_MASK).bit_count() < 9:
         return _NO_ARRANGEMENTS
     need = shape.sets - 3 - len(hand.melds)
-    if need < 0 or prep.size != 3 * need + 11:
+    if need < 0 or prep._size != 3 * need + 11:
         return _NO_ARRANGEMENTS
     declared = prep.declared
-    mask = prep.mask
+    mask = prep._concealed_mask
     out: list[Arrangement] = []
     for perm, kinds, kinds_mask in zip(KNITTED_PERMS, KNITTED_KINDS, KNITTED_MASKS):
         if mask & kinds_mask != kinds_mask:
             continue
-        keys = list(prep.keys)
+        keys = list(prep._keys)
         for k in kinds:
             keys[SUIT_OF[k]] -= UNIT_OF[k]
         knitted = [make_group("knitted", perm[o] * 9 + o, True) for o in range(3)]
@@ -688,68 +690,145 @@ def completes(counts: Sequence[int], melds: int, shapes: Iterable[ShapeSpec]) ->
 # ------------------------------------------------------------------- waits
 
 def _kinds_in(mask: int) -> list[int]:
-    return [k for k in range(34) if mask >> k & 1]
+    """The kinds of a mask, ascending (one step per set bit, not per kind)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
-def _special_waits(shape: ShapeSpec, held: list[int], melds: int, held_mask: int) -> Iterable[int]:
-    """The waits of a special shape, worked out from its definition (no trial per tile).
+_HONOR_MASK = ((1 << 34) - 1) & ~_SUITED_MASK
+_BASES = (0, 9, 18, 27)
+_INFO: tuple[dict[int, tuple[bool, int, int]], dict[int, tuple[bool, int, int]]] = ({}, {})
+
+
+def _suit_info(honors: int, key: int) -> tuple[bool, int, int]:
+    """One suit's counts (``key``) as the waits need them: whether they split into sets
+    and at most one pair, the mask of the ranks whose addition lets them split, and
+    their number of tiles mod 3 (which fixes the form: a pair iff 2). Bounded table, so
+    a hand's standard waits are four look-ups and a few bit operations."""
+    cache = _INFO[honors]
+    got = cache.get(key)
+    if got is None:
+        ranks = 0
+        for j, _ in _waits_of(honors, key):
+            ranks |= 1 << j
+        got = (_forms_of(honors, key) != 0, ranks, sum(key.to_bytes(9, "little")) % 3)
+        if len(cache) >= CACHE_SIZE:
+            cache.clear()
+        cache[key] = got
+    return got
+
+
+def standard_wait_mask(keys: Sequence[int], held_size: int, sets: int) -> int:
+    """The kinds (bit k for kind k) completing held tiles (suit ``keys``, ``held_size``
+    tiles) into ``sets`` sets and a pair.
+
+    A suit's tile count fixes its form (sets only, or sets and the pair when it is 2 mod
+    3), so a tile of suit s completes the hand when it lets s split, every other suit
+    splits, and exactly one suit then holds a pair: no trial per tile, no enumeration.
+    """
+    if sets < 0 or held_size != 3 * sets + 1:
+        return 0
+    broken = -1
+    pairs = 0
+    held = []
+    for s in range(4):
+        key = keys[s]
+        if key:
+            honors = _HONORS[s]
+            info = _INFO[honors].get(key) or _suit_info(honors, key)
+            if not info[0]:
+                if broken >= 0:
+                    return 0  # one tile mends one suit only
+                broken = s
+            elif info[2] == 2:
+                pairs += 1
+            held.append((s, info))
+    out = 0
+    for s, (ok, ranks, rest) in held:
+        if ranks and (broken < 0 or broken == s):
+            # pairs of the other suits, plus one if this suit becomes a pair
+            if pairs - (ok and rest == 2) + (rest == 1) == 1:
+                out |= ranks << _BASES[s]
+    return out
+
+
+def _special_wait_mask(shape: ShapeSpec, held: Sequence[int], melds: int, held_mask: int, held_size: int,
+                       keys: Sequence[int] | None) -> int:
+    """The waits of a special shape as a mask, worked out from its definition (no trial
+    per tile); the kind-count tests come first, so most hands leave at once.
     ``held_mask`` has bit k set when ``held[k]``."""
     kind = shape.kind
     if kind == "knitted_sets_and_pair":
         if melds > shape.max_melds or (held_mask & _SUITED_MASK).bit_count() < 8:
-            return ()
+            return 0
         need = shape.sets - 3 - melds
-        out: set[int] = set()
+        if need < 0 or held_size != 3 * need + 10:
+            return 0
+        if keys is None:
+            keys = suit_keys(held)
+        out = 0
         for kinds, kinds_mask in zip(KNITTED_KINDS, KNITTED_MASKS):
             gap = kinds_mask & ~held_mask
             if gap & (gap - 1):
                 continue  # more than one tile of this knitted straight is missing
-            rest = list(held)
+            rest = list(keys)
             for k in kinds:
-                rest[k] -= 1
+                if not gap >> k & 1:
+                    rest[SUIT_OF[k]] -= UNIT_OF[k]
             if gap:  # the winning tile must be the missing one; the rest must split
-                k = gap.bit_length() - 1
-                rest[k] += 1
-                if is_standard(rest, need):
-                    out.add(k)
+                if _reach_mask(rest) >> (2 * need + 1) & 1:
+                    out |= gap
             else:  # the straight is held: the wait lies in the fourth set or the pair
-                out.update(_standard_waits(rest, need))
+                out |= standard_wait_mask(rest, held_size - 9, need)
         return out
     if melds:
-        return ()
+        return 0
     if kind == "pairs":
         if held_mask.bit_count() > shape.sets:  # adding a tile never makes fewer kinds
-            return ()
-        present = _kinds_in(held_mask)
-        odd = [k for k in present if held[k] % 2]
-        if len(odd) != 1:
-            return ()
-        held[odd[0]] += 1
-        ok = _completes_shape(shape, held, melds)
-        held[odd[0]] -= 1
-        return odd if ok else ()
+            return 0
+        odd = -1
+        for k in _kinds_in(held_mask):
+            if held[k] & 1:
+                if odd >= 0:
+                    return 0
+                odd = k
+        if odd < 0:
+            return 0
+        full = list(held)
+        full[odd] += 1
+        return 1 << odd if _completes_shape(shape, full, melds) else 0
     if held_mask.bit_count() < 12:  # the shapes below hold (almost) only distinct tiles
-        return ()
-    present = _kinds_in(held_mask)
+        return 0
     if kind == "unique_plus_pair":
-        wanted = set(shape.tiles)
-        if sum(held) != len(wanted) or any(k not in wanted or held[k] > 2 for k in present):
-            return ()
-        doubles = [k for k in present if held[k] == 2]
+        wanted = 0
+        for k in shape.tiles:
+            wanted |= 1 << k
+        if held_size != wanted.bit_count() or held_mask & ~wanted:
+            return 0
+        doubles = 0
+        for k in _kinds_in(held_mask):
+            if held[k] > 2:
+                return 0
+            if held[k] == 2:
+                doubles += 1
         if not doubles:
-            return sorted(wanted)
-        missing = [k for k in wanted if not held[k]]
-        return missing if len(doubles) == 1 and len(missing) == 1 else ()
+            return wanted
+        missing = wanted & ~held_mask
+        return missing if doubles == 1 and missing.bit_count() == 1 else 0
     if kind == "knitted_and_honors":
-        if sum(held) != 13 or any(held[k] > 1 for k in present):
-            return ()
-        suited = {k for k in present if k < 27}
-        out = set()
-        for kinds in KNITTED_SETS:
-            if suited <= kinds:
-                out |= (kinds | set(range(27, 34))) - set(present)
+        if held_size != 13 or held_mask.bit_count() != 13:  # thirteen different tiles
+            return 0
+        suited = held_mask & _SUITED_MASK
+        out = 0
+        for kinds_mask in KNITTED_MASKS:
+            if not suited & ~kinds_mask:
+                out |= (kinds_mask | _HONOR_MASK) & ~held_mask
         return out
-    return ()
+    return 0
 
 
 def _held_counts(hand: Hand) -> list[int]:
@@ -759,56 +838,13 @@ def _held_counts(hand: Hand) -> list[int]:
     return counts
 
 
-def _standard_waits(held: Sequence[int], sets: int, keys: Sequence[int] | None = None) -> Iterator[int]:
-    """Kinds completing ``held`` into ``sets`` sets and a pair, one suit at a time.
-
-    Each suit's possible (sets, pairs) forms, and the tiles that would let it split,
-    come from the per-suit tables; adding a tile changes one suit only, so the hand's
-    waits are a merge of small cached tables.
-    """
-    if sets < 0 or sum(held[:34]) != 3 * sets + 1:
-        return
-    if keys is None:
-        keys = suit_keys(held)
-    forms = [1, 1, 1, 1]  # an empty suit takes the form (0 sets, 0 pairs)
-    broken = -1
-    for s in range(4):
-        key = keys[s]
-        if key:
-            f = forms[s] = _forms_of(_HONORS[s], key)
-            if not f:
-                if broken >= 0:
-                    return
-                broken = s
-    want = 1 << (2 * sets + 1)
-    for s in range(4):
-        key = keys[s]
-        if not key or (broken >= 0 and broken != s):
-            continue  # a suit the hand does not hold cannot be completed by one tile
-        others = 1
-        for q in range(4):
-            if q != s and forms[q] != 1:
-                others = _combine(others, forms[q])
-        if not others:
-            continue
-        base = _SUITS[s][0]
-        for j, got in _waits_of(_HONORS[s], key):
-            if _combine(others, got) & want:
-                yield base + j
-
-
-def _shape_waits(shape: ShapeSpec, held: list[int], melds: int, held_mask: int,
-                 keys: Sequence[int] | None) -> Iterable[int]:
-    if shape.kind == "sets_and_pair":
-        return _standard_waits(held, shape.sets - melds, keys)
-    return _special_waits(shape, held, melds, held_mask)
-
-
 def waiting_tiles(hand: Hand, shapes: Sequence[ShapeSpec], kinds: Iterable[int] | None = None,
                   limit: int | None = None) -> list[int]:
     """The kinds that would complete the hand without its winning tile (copies not limited).
 
-    ``limit`` stops the search once that many are found (``2`` answers "exactly one?").
+    With ``kinds``, only those are tried, and ``limit`` stops the trials once that many
+    are found; otherwise ``limit`` keeps the smallest ``limit`` of them (``2`` answers
+    "exactly one?").
     """
     held = _held_counts(hand)
     melds = len(hand.melds)
@@ -828,14 +864,27 @@ def waiting_tiles(hand: Hand, shapes: Sequence[ShapeSpec], kinds: Iterable[int] 
     return held_waits(held, mask, melds, shapes, limit)
 
 
-def held_waits(held: list[int], held_mask: int, melds: int, shapes: Sequence[ShapeSpec],
+def held_wait_mask(held: Sequence[int], held_mask: int, melds: int, shapes: Sequence[ShapeSpec],
+                   keys: Sequence[int] | None = None, held_size: int | None = None) -> int:
+    """The kinds completing the held tiles into any of ``shapes``, as a mask (bit k for
+    kind k). ``held``: counts (34 or more entries, only read); ``held_mask``: the kinds
+    held; ``keys`` and ``held_size``, if known: their suit keys and number of tiles."""
+    if held_size is None:
+        held_size = sum(held[:34])
+    out = 0
+    for shape in shapes:
+        if shape.kind == "sets_and_pair":
+            if keys is None:
+                keys = suit_keys(held)
+            out |= standard_wait_mask(keys, held_size, shape.sets - melds)
+        else:
+            out |= _special_wait_mask(shape, held, melds, held_mask, held_size, keys)
+    return out
+
+
+def held_waits(held: Sequence[int], held_mask: int, melds: int, shapes: Sequence[ShapeSpec],
                limit: int | None = None, keys: Sequence[int] | None = None) -> list[int]:
     """:func:`waiting_tiles` from the held counts (34 or more entries; only read), the
-    mask of the kinds held and, if known, the suit keys of the counts."""
-    found: set[int] = set()
-    for shape in shapes:
-        for k in _shape_waits(shape, held, melds, held_mask, keys):
-            found.add(k)
-            if limit is not None and len(found) >= limit:
-                return sorted(found)
-    return sorted(found)
+    mask of the kinds held and, if known, the suit keys of the counts; ascending."""
+    found = _kinds_in(held_wait_mask(held, held_mask, melds, shapes, keys))
+    return found if limit is None else found[:limit]

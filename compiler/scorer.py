@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, TYPE_CHECKING
 
-from .arrangements import _MATCHERS, Arrangement, _Prepared, completes
+from .arrangements import _MATCHERS, Arrangement, completes
 from .context import HandContext
 from .hand import Hand, HandError
 from .patterns import Evaluation, Fan
@@ -84,11 +84,9 @@ class Scorer:
         if (facts._tiles_mask & ~self._playable_mask or self._uniform_copies is None
                 or max(facts._tiles_counts) > self._uniform_copies or (hand.flowers and not self.has_bonus)):
             self.check_tiles(hand)  # the message names the first offending tile
-        prep = _Prepared(hand, facts.declared, facts._concealed_counts, facts._concealed_mask)
-        facts._keys = prep.keys
         arrs: list[Arrangement] = []
-        for matcher, shape in self._matchers:
-            arrs.extend(matcher(shape, hand, prep))
+        for matcher, shape in self._matchers:  # the context holds what the matchers read
+            arrs.extend(matcher(shape, hand, facts))
         if not arrs:
             return False, 0, None, None, "not a winning shape"
         table = self.table

@@ -1,0 +1,111 @@
+"""The per-hand facts computed the fast way agree with their definitions.
+
+The waits are worked out from per-suit tables and masks (compiler/arrangements.py
+``held_wait_mask``); here they are checked against the definition, a trial of every
+kind with ``completes``, for random held hands of every shape of the shipped variants.
+The context's facts are checked against a direct count of the hand's tiles.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from compiler import from_json, load_variant
+from compiler.arrangements import (_MATCHERS, KNITTED_KINDS, _Prepared, arrangements, completes, held_wait_mask, held_waits,
+                                   suit_keys)
+from compiler.context import HandContext
+from compiler.groups import TILES
+
+VARIANTS = ("mcr", "hk", "sichuan")
+SHAPES = {v: load_variant(v).scorer.shapes for v in VARIANTS}
+ALL_SHAPES = tuple(s for v in VARIANTS for s in SHAPES[v])
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def _brute(held: list[int], melds: int, shapes: tuple) -> list[int]:
+    out = []
+    for k in range(34):
+        held[k] += 1
+        if completes(held, melds, shapes):
+            out.append(k)
+        held[k] -= 1
+    return out
+
+
+@st.composite
+def held_hands(draw: st.DrawFn) -> tuple[list[int], int]:
+    """Held tiles (one short of a win for some number of declared sets), drawn from a few
+    kinds so that waits are common: one suit, a knitted straight and honors, pairs, any."""
+    melds = draw(st.sampled_from([0, 0, 0, 1, 2, 3, 4]))
+    size = 13 - 3 * melds
+    pool_kind = draw(st.sampled_from(["any", "suit", "few", "knitted", "pairs"]))
+    if pool_kind == "suit":
+        s = draw(st.integers(0, 3))
+        kinds = list(range(9 * s, min(9 * s + 9, 34)))
+    elif pool_kind == "few":
+        kinds = draw(st.lists(st.integers(0, 33), min_size=4, max_size=8, unique=True))
+    elif pool_kind == "knitted":
+        kinds = list(draw(st.sampled_from(KNITTED_KINDS))) + list(range(27, 34))
+    else:
+        kinds = list(range(34))
+    held = [0] * 34
+    picks = draw(st.lists(st.sampled_from(kinds), min_size=size, max_size=size))
+    if pool_kind == "pairs":
+        picks = [k for k in picks[: (size + 1) // 2] for _ in range(2)][:size]
+    for k in picks:
+        held[k] += 1
+    if max(held) > 4:
+        held = [min(c, 4) for c in held]
+    return held, melds
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(held_hands(), st.sampled_from(("all",) + VARIANTS))
+def test_waits_equal_brute_force(hand: tuple[list[int], int], variant: str) -> None:
+    held, melds = hand
+    shapes = ALL_SHAPES if variant == "all" else SHAPES[variant]
+    mask = sum(1 << k for k in range(34) if held[k])
+    expected = _brute(list(held), melds, shapes)
+    assert held_waits(list(held), mask, melds, shapes) == expected
+    got = held_wait_mask(held + [0], mask, melds, shapes, suit_keys(held), sum(held))
+    assert [k for k in range(34) if got >> k & 1] == expected
+
+
+def _sample(name: str, limit: int = 400) -> list:
+    with open(DATA / name) as f:
+        return [from_json(json.loads(line)["input"]) for line in list(f)[:limit]]
+
+
+@pytest.mark.parametrize("variant", ["mcr"])
+def test_context_facts_match_the_hand(variant: str) -> None:
+    shapes = SHAPES[variant]
+    for hand in _sample("mcr-sample.jsonl"):
+        ctx = HandContext(hand, None, shapes)
+        concealed = list(hand.concealed) + [hand.win_tile]
+        every = concealed + [k for m in hand.melds for k in m.tiles]
+        assert ctx.concealed_tiles == [TILES[k] for k in concealed]
+        assert ctx.tiles == [TILES[k] for k in every]
+        assert ctx._concealed_counts[:34] == [concealed.count(k) for k in range(34)]
+        assert ctx._tiles_counts[:34] == [every.count(k) for k in range(34)]
+        assert ctx._keys == suit_keys(ctx._concealed_counts)
+        assert ctx._size == len(concealed)
+        prep = _Prepared(hand)
+        assert (prep._concealed_counts[:34], prep._concealed_mask, prep._keys, prep._size) == (
+            ctx._concealed_counts[:34], ctx._concealed_mask, ctx._keys, ctx._size)
+        # the waits, whichever is read first, on a fresh context and on a shared one
+        held = list(hand.concealed)
+        expected = _brute([held.count(k) for k in range(34)], len(hand.melds), shapes)
+        first = HandContext(hand, None, shapes)
+        assert first.unique_wait == (len(expected) == 1)
+        assert [t.kind for t in first.waits] == expected
+        second = HandContext(hand, None, shapes)
+        assert [t.kind for t in second.waits] == expected
+        assert second.unique_wait == (len(expected) == 1)
+        # the matchers read the context as they read _Prepared
+        via_ctx = [a.describe() for s in shapes for a in _MATCHERS[s.kind](s, hand, ctx)]
+        assert via_ctx == [a.describe() for a in arrangements(hand, shapes)]
