@@ -166,10 +166,20 @@ def _fill(arr: Arrangement, shape: str, shape_kind: str, groups: list[Group], wi
             knitted.append(g)
     if len(sets) > 1:
         sets.sort(key=_BY_ORDER)  # stable: equal groups keep their order in ``groups``
+    chows = []
+    pungs = []
+    kongs = []
+    for g in sets:  # one pass, not three comprehensions: a set is a chow or a pung (kongs too)
+        if g.chow:
+            chows.append(g)
+        else:
+            pungs.append(g)
+            if g.kong:
+                kongs.append(g)
     arr.sets = sets
-    arr.chows = [g for g in sets if g.chow]
-    arr.pungs = pungs = [g for g in sets if g.pung]
-    arr.kongs = [g for g in pungs if g.kong]
+    arr.chows = chows
+    arr.pungs = pungs
+    arr.kongs = kongs
     arr.pairs = pairs
     arr.knitted = knitted if knitted and shape_kind.startswith("knitted") else []
     return arr
@@ -463,45 +473,61 @@ def _declared_groups(hand: Hand) -> list[Group]:
     return [make_group(m.kind, m.tiles[0], m.concealed, True) for m in hand.melds]
 
 
+Placement = tuple[int, str, Group, Group]
+#: (group, winning tile) -> how the group holds the tile: (placement order, wait, the
+#: group holding it on a discard, the same when self-drawn), or None when it cannot.
+#: Groups are interned, so the table is bounded (groups x 34 kinds).
+_PLACES: dict[tuple[Group, int], Placement | None] = {}
+_UNSEEN: Any = object()
+
+
+def _placement(g: Group, win: int) -> Placement | None:
+    first = g.first
+    if g.chow:
+        if not first <= win <= first + 2:
+            return None
+    elif g.knitted:
+        if win != first and win != first + 3 and win != first + 6:
+            return None
+    elif win != first:
+        return None
+    wait = "none" if g.knitted or g.single else _wait_of(g.kind, first, win)
+    return (_PLACEMENT_ORDER[wait], wait, make_group(g.kind, first, False, False, True),
+            make_group(g.kind, first, True, False, True))
+
+
 def _place_win(shape: ShapeSpec, raw: Sequence[Group], hand: Hand, declared: list[Group],
                fixed_wait: str | None = None) -> list[Arrangement]:
     """One arrangement per distinct group of ``raw`` (plain concealed groups) that can hold
     the winning tile: edge, closed, side, single, pung, then others; equal ones in order."""
     win = hand.win_tile
-    places: list[tuple[int, int, str]] = []
+    places: list[tuple[int, int, str, Group]] = []
     seen: list[Group] = []
+    concealed = 3 if hand.self_drawn else 2
     for idx, g in enumerate(raw):
-        first = g.first
-        if g.chow:
-            if not first <= win <= first + 2:
-                continue
-        elif g.knitted:
-            if win != first and win != first + 3 and win != first + 6:
-                continue
-        elif win != first:
+        if not 0 <= win - g.first <= 6:  # no group spans more than seven kinds
             continue
-        if g in seen:
+        p = _PLACES.get((g, win), _UNSEEN)
+        if p is _UNSEEN:
+            p = _PLACES[(g, win)] = _placement(g, win)
+        if p is None or g in seen:
             continue
         seen.append(g)
-        if g.knitted or g.single:
-            wait = "none"
-        elif fixed_wait is not None:
-            wait = fixed_wait
+        if fixed_wait is not None and not (g.knitted or g.single):
+            places.append((_PLACEMENT_ORDER[fixed_wait], idx, fixed_wait, p[concealed]))
         else:
-            wait = _wait_of(g.kind, first, win)
-        places.append((_PLACEMENT_ORDER[wait], idx, wait))
+            places.append((p[0], idx, p[1], p[concealed]))
     if len(places) > 1:
-        places.sort()
-    self_drawn = hand.self_drawn
+        places.sort()  # by order, then place (never further: places differ)
+    shape_id = shape.id
+    shape_kind = shape.kind
     out = []
-    for _, idx, wait in places:
-        g = raw[idx]
-        win_group = make_group(g.kind, g.first, self_drawn, False, True)
+    for _, idx, wait, win_group in places:
         groups = list(raw)
         groups[idx] = win_group
         if declared:
             groups += declared
-        out.append(_new(shape.id, shape.kind, groups, win_group, wait))
+        out.append(_fill(Arrangement.__new__(Arrangement), shape_id, shape_kind, groups, win_group, wait))
     return out
 
 
@@ -644,6 +670,25 @@ _MATCHERS = {
     "knitted_and_honors": _knitted_and_honors,
     "knitted_sets_and_pair": _knitted_sets_and_pair,
 }
+
+
+def matcher_bounds(shape: ShapeSpec) -> tuple[int, int, int]:
+    """(most declared sets, fewest and most kinds among the concealed tiles, winning tile
+    included) with which ``shape``'s matcher can find an arrangement: necessary
+    conditions its own first tests include, which a caller checks before the call."""
+    kind = shape.kind
+    if kind == "sets_and_pair":
+        return shape.sets, 1, 34
+    if kind == "pairs":
+        return 0, 1, shape.sets
+    if kind == "unique_plus_pair":
+        n = len(set(shape.tiles))
+        return 0, n, n
+    if kind == "knitted_and_honors":
+        return 0, 14, 14
+    if kind == "knitted_sets_and_pair":
+        return shape.max_melds, 9, 34
+    return 1 << 30, 0, 34
 
 
 def arrangements(hand: Hand, shapes: Iterable[ShapeSpec]) -> list[Arrangement]:

@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, TYPE_CHECKING
 
-from .arrangements import _MATCHERS, Arrangement, completes
+from .arrangements import _MATCHERS, Arrangement, completes, matcher_bounds
 from .context import HandContext
 from .hand import Hand, HandError
 from .patterns import Evaluation, Fan
@@ -54,7 +54,9 @@ class Scorer:
         counted = {copies[k] for k in playable}
         # One number of copies for every playable kind: the tile check is one max().
         self._uniform_copies = counted.pop() if len(counted) == 1 else None
-        self._matchers = [(_MATCHERS[s.kind], s) for s in self.shapes]
+        # Each matcher with the bounds outside which it finds nothing: most shapes are
+        # ruled out by two comparisons instead of a call.
+        self._matchers = [(_MATCHERS[s.kind], s, *matcher_bounds(s)) for s in self.shapes]
 
     def check_tiles(self, hand: Hand) -> None:
         """Reject tiles the variant does not have, and more copies than it has."""
@@ -85,8 +87,11 @@ class Scorer:
                 or max(facts._tiles_counts) > self._uniform_copies or (hand.flowers and not self.has_bonus)):
             self.check_tiles(hand)  # the message names the first offending tile
         arrs: list[Arrangement] = []
-        for matcher, shape in self._matchers:  # the context holds what the matchers read
-            arrs.extend(matcher(shape, hand, facts))
+        melds = len(hand.melds)
+        kinds = facts._concealed_mask.bit_count()
+        for matcher, shape, most_melds, fewest, most in self._matchers:
+            if melds <= most_melds and fewest <= kinds <= most:
+                arrs += matcher(shape, hand, facts)  # the context holds what the matchers read
         if not arrs:
             return False, 0, None, None, "not a winning shape"
         table = self.table

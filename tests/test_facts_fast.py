@@ -17,9 +17,10 @@ from hypothesis import strategies as st
 
 from compiler import from_json, load_variant
 from compiler.arrangements import (_MATCHERS, KNITTED_KINDS, _Prepared, arrangements, completes, held_wait_mask, held_waits,
-                                   suit_keys)
+                                   matcher_bounds, suit_keys)
 from compiler.context import HandContext
 from compiler.groups import TILES
+from compiler.hand import Hand, Meld
 
 VARIANTS = ("mcr", "hk", "sichuan")
 SHAPES = {v: load_variant(v).scorer.shapes for v in VARIANTS}
@@ -109,3 +110,22 @@ def test_context_facts_match_the_hand(variant: str) -> None:
         # the matchers read the context as they read _Prepared
         via_ctx = [a.describe() for s in shapes for a in _MATCHERS[s.kind](s, hand, ctx)]
         assert via_ctx == [a.describe() for a in arrangements(hand, shapes)]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(held_hands(), st.integers(0, 33), st.sampled_from(VARIANTS))
+def test_matcher_bounds_never_rule_out_a_win(hand: tuple[list[int], int], win: int, variant: str) -> None:
+    """The scorer skips a matcher outside its bounds: it must find nothing there."""
+    held, melds = hand
+    counts = list(held)
+    counts[win] += 1
+    if counts[win] > 4:
+        return
+    concealed = [k for k in range(34) for _ in range(held[k])]
+    declared = tuple(Meld("pung", (k, k, k)) for k in [k for k in range(34) if counts[k] == 0][:melds])
+    hand_obj = Hand(tuple(concealed), declared, win)
+    kinds = sum(1 for c in counts if c)
+    for shape in SHAPES[variant]:
+        most_melds, fewest, most = matcher_bounds(shape)
+        if not (melds <= most_melds and fewest <= kinds <= most):
+            assert not _MATCHERS[shape.kind](shape, hand_obj, _Prepared(hand_obj)), shape
