@@ -778,27 +778,30 @@ def standard_wait_mask(keys: Sequence[int], held_size: int, sets: int) -> int:
     if sets < 0 or held_size != 3 * sets + 1:
         return 0
     broken = -1
+    broken_info = _NO_INFO
     pairs = 0
-    held = []
-    for s in range(4):
-        key = keys[s]
+    paired = 0  # the waits of the suits holding a pair
+    s = 0
+    for key in keys:
         if key:
-            honors = _HONORS[s]
-            info = _INFO[honors].get(key) or _suit_info(honors, key)
+            info = _INFO[_HONORS[s]].get(key) or _suit_info(_HONORS[s], key)
             if not info[0]:
                 if broken >= 0:
                     return 0  # one tile mends one suit only
                 broken = s
+                broken_info = info
             elif info[2] == 2:
                 pairs += 1
-            held.append((s, info))
-    out = 0
-    for s, (ok, ranks, rest) in held:
-        if ranks and (broken < 0 or broken == s):
-            # pairs of the other suits, plus one if this suit becomes a pair
-            if pairs - (ok and rest == 2) + (rest == 1) == 1:
-                out |= ranks << _BASES[s]
-    return out
+                paired |= info[1] << _BASES[s]
+        s += 1
+    if broken >= 0:  # the tile goes to the suit that does not split
+        return broken_info[1] << _BASES[broken] if pairs + (broken_info[2] == 1) == 1 else 0
+    # Every suit splits; the count (1 mod 3) makes two of them hold a pair: the tile
+    # turns one of those into sets only (a suit without a pair cannot take it).
+    return paired if pairs == 2 else 0
+
+
+_NO_INFO = (False, 0, 0)
 
 
 def _special_wait_mask(shape: ShapeSpec, held: Sequence[int], melds: int, held_mask: int, held_size: int,
@@ -909,20 +912,66 @@ def waiting_tiles(hand: Hand, shapes: Sequence[ShapeSpec], kinds: Iterable[int] 
     return held_waits(held, mask, melds, shapes, limit)
 
 
+def _wait_bounds(shape: ShapeSpec) -> tuple[int, int, int]:
+    """(most declared sets, fewest and most kinds held) with which ``shape`` can have a
+    wait: the first tests of :func:`_special_wait_mask`, checked before the call."""
+    kind = shape.kind
+    if kind == "pairs":
+        return 0, 1, shape.sets
+    if kind == "unique_plus_pair":
+        return 0, 12, 34
+    if kind == "knitted_and_honors":
+        return 0, 13, 13
+    if kind == "knitted_sets_and_pair":
+        return shape.max_melds, 8, 34
+    return 1 << 30, 0, 34
+
+
+Plan = tuple[tuple[ShapeSpec, bool, int, int, int], ...]
+#: id of a tuple of shapes -> (that tuple, its plan). Keyed by identity (hashing shape
+#: specs is slow): the entry holds the tuple, so its id is not reused while stored.
+_PLANS: dict[int, tuple[Sequence[ShapeSpec], Plan]] = {}
+
+
+def _wait_plan(shapes: Sequence[ShapeSpec]) -> Plan:
+    """Each shape with whether it is the standard one and its wait bounds; one entry per
+    tuple of shapes (a variant's), a few in practice and at most 64."""
+    got = _PLANS.get(id(shapes))
+    if got is None or got[0] is not shapes:
+        if len(_PLANS) >= 64:
+            _PLANS.clear()
+        got = _PLANS[id(shapes)] = (shapes, tuple((s, s.kind == "sets_and_pair", *_wait_bounds(s)) for s in shapes))
+    return got[1]
+
+
 def held_wait_mask(held: Sequence[int], held_mask: int, melds: int, shapes: Sequence[ShapeSpec],
-                   keys: Sequence[int] | None = None, held_size: int | None = None) -> int:
+                   keys: Sequence[int] | None = None, held_size: int | None = None, extra: int = -1) -> int:
     """The kinds completing the held tiles into any of ``shapes``, as a mask (bit k for
     kind k). ``held``: counts (34 or more entries, only read); ``held_mask``: the kinds
-    held; ``keys`` and ``held_size``, if known: their suit keys and number of tiles."""
+    held; ``keys`` and ``held_size``, if known: their suit keys and number of tiles.
+    ``extra``: a kind of which ``held`` has one copy more than the tiles held (the
+    winning tile; ``held_mask``, ``keys`` and ``held_size`` are without it), or -1: the
+    counts of the held tiles are then made only if a special shape needs them."""
     if held_size is None:
-        held_size = sum(held[:34])
+        held_size = sum(held[:34]) - (extra >= 0)
+    kinds = held_mask.bit_count()
     out = 0
-    for shape in shapes:
-        if shape.kind == "sets_and_pair":
+    for shape, standard, most_melds, fewest, most in _wait_plan(shapes):
+        if melds > most_melds or not fewest <= kinds <= most:
+            continue
+        if standard:
             if keys is None:
+                if extra >= 0:
+                    held = list(held)
+                    held[extra] -= 1
+                    extra = -1
                 keys = suit_keys(held)
             out |= standard_wait_mask(keys, held_size, shape.sets - melds)
         else:
+            if extra >= 0:
+                held = list(held)
+                held[extra] -= 1
+                extra = -1
             out |= _special_wait_mask(shape, held, melds, held_mask, held_size, keys)
     return out
 

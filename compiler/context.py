@@ -245,12 +245,14 @@ class HandContext:
         if got < 0:
             hand = root._hand
             win = hand.win_tile
-            held = list(root._concealed_counts)
-            held[win] -= 1
-            mask = root._concealed_mask if held[win] else root._concealed_mask & ~(1 << win)
-            keys = list(root._keys)
-            keys[SUIT_OF[win]] -= UNIT_OF[win]
-            got = root._wait_mask = held_wait_mask(held, mask, len(hand.melds), root._shapes, keys, root._size - 1)
+            cmask = root._concealed_mask
+            keys = root._keys
+            suit = SUIT_OF[win]
+            held_keys = [keys[0], keys[1], keys[2], keys[3]]
+            held_keys[suit] -= UNIT_OF[win]
+            got = root._wait_mask = held_wait_mask(
+                root._concealed_counts, cmask if root._concealed_counts[win] > 1 else cmask & ~(1 << win),
+                len(hand.melds), root._shapes, held_keys, root._size - 1, win)
         return got
 
     @property
