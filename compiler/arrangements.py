@@ -309,7 +309,7 @@ class SuitTable:
 
     def __init__(self, suit: int, key: int) -> None:
         base, end, honors = _SUITS[suit]
-        counts = tuple((key >> 8 * i) & 0xFF for i in range(end - base))
+        counts = tuple(key.to_bytes(end - base, "little"))
         self.suit = suit
         self.key = key
         plain = []
@@ -335,7 +335,7 @@ def _forms_of(honors: int, key: int) -> int:
     cache = _FORMS[honors]
     got = cache.get(key)
     if got is None:
-        counts = tuple((key >> 8 * i) & 0xFF for i in range(7 if honors else 9))
+        counts = tuple(key.to_bytes(7 if honors else 9, "little"))
         got = _form_mask(_forms(counts, bool(honors)))
         if len(cache) >= CACHE_SIZE:
             cache.clear()

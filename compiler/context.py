@@ -98,6 +98,25 @@ _BYTE = tuple(1 << 8 * k for k in range(_NUM_TILES))
 _KEY_BITS = (1 << 72) - 1
 
 
+#: (kind, tiles, concealed) of a declared set -> its group, its copies (8 bits per kind,
+#: as ``_BYTE``) and its kinds (a mask). Bounded: 3 kinds x 34 tiles x 2 (what a valid set can be).
+_MELD_FACTS: dict[tuple[str, tuple[int, ...], bool], tuple[Any, int, int]] = {}
+
+
+def _meld_facts(m: Any) -> tuple[Any, int, int]:
+    first = m.tiles[0]
+    if m.kind == "chow":
+        copies = _BYTE[first] + _BYTE[first + 1] + _BYTE[first + 2]
+        kinds = 7 << first
+    else:
+        copies = len(m.tiles) * _BYTE[first]
+        kinds = 1 << first
+    facts = (make_group(m.kind, first, m.concealed, True), copies, kinds)
+    if len(_MELD_FACTS) < 4096:
+        _MELD_FACTS[(m.kind, m.tiles, m.concealed)] = facts
+    return facts
+
+
 class _Lazy:
     """A fact computed on first read, then kept on the instance (a non-data descriptor:
     the instance's value shadows it), so generated code reads it as a plain attribute
@@ -143,32 +162,26 @@ class HandContext:
         self._size = len(concealed) + 1
         melds = hand.melds
         if melds:
-            counts = list(ccounts)
-            dcounts = [0] * (_NUM_TILES + 1)
+            # Each declared set adds its group, its copies (as 8 bits per kind) and kinds.
+            dkey = 0
             mask = cmask
+            groups = []
             for m in melds:
-                first = m.tiles[0]
-                if m.kind == "chow":
-                    counts[first] += 1
-                    counts[first + 1] += 1
-                    counts[first + 2] += 1
-                    dcounts[first] += 1
-                    dcounts[first + 1] += 1
-                    dcounts[first + 2] += 1
-                    mask |= 7 << first
-                else:
-                    n = len(m.tiles)
-                    counts[first] += n
-                    dcounts[first] += n
-                    mask |= 1 << first
-            self.declared = declared if declared is not None else [
-                make_group(m.kind, m.tiles[0], m.concealed, True) for m in melds]
+                facts = _MELD_FACTS.get((m.kind, m.tiles, m.concealed)) or _meld_facts(m)
+                groups.append(facts[0])
+                dkey += facts[1]
+                mask |= facts[2]
+            key += dkey
+            counts = list(key.to_bytes(_NUM_TILES + 1, "little"))
+            dcounts = list(dkey.to_bytes(_NUM_TILES + 1, "little"))
+            self.declared = declared if declared is not None else groups
         else:
             counts = ccounts
             dcounts = _NO_COUNTS
             mask = cmask
             self.declared = []
         self._tiles_counts = counts
+        self._tiles_key = key  # the copies of every kind, 8 bits each (as _tiles_counts)
         self._declared_counts = dcounts
         self._tiles_mask = mask
         self._concealed_mask = cmask

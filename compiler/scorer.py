@@ -52,8 +52,15 @@ class Scorer:
         self.table.configure(scoring.principles)
         self._playable_mask = sum(1 << k for k in playable)
         counted = {copies[k] for k in playable}
-        # One number of copies for every playable kind: the tile check is one max().
-        self._uniform_copies = counted.pop() if len(counted) == 1 else None
+        # One number of copies for every playable kind: the tile check is one addition on
+        # the context's _tiles_key (8 bits per kind): adding 127 - copies to every byte
+        # sets its top bit exactly where there are more copies. 0 bits: the full check.
+        self._uniform_copies = uniform = counted.pop() if len(counted) == 1 else None
+        ones = sum(1 << 8 * k for k in range(len(copies) + 1))
+        if uniform is not None and 0 <= uniform <= 127:
+            self._over_add, self._over_bits = (127 - uniform) * ones, 0x80 * ones
+        else:
+            self._over_add = self._over_bits = 0
         # Each matcher with the bounds outside which it finds nothing: most shapes are
         # ruled out by two comparisons instead of a call.
         self._matchers = [(_MATCHERS[s.kind], s, *matcher_bounds(s)) for s in self.shapes]
@@ -83,8 +90,8 @@ class Scorer:
         why the hand is not valid): :meth:`score` without building its result object.
         The evaluation is None when the hand does not win."""
         facts = HandContext(hand, None, self.shapes)
-        if (facts._tiles_mask & ~self._playable_mask or self._uniform_copies is None
-                or max(facts._tiles_counts) > self._uniform_copies or (hand.flowers and not self.has_bonus)):
+        if (facts._tiles_mask & ~self._playable_mask or not self._over_bits
+                or (facts._tiles_key + self._over_add) & self._over_bits or (hand.flowers and not self.has_bonus)):
             self.check_tiles(hand)  # the message names the first offending tile
         arrs: list[Arrangement] = []
         melds = len(hand.melds)

@@ -20,7 +20,7 @@ from compiler.arrangements import (_MATCHERS, KNITTED_KINDS, _Prepared, arrangem
                                    matcher_bounds, suit_keys)
 from compiler.context import HandContext
 from compiler.groups import TILES
-from compiler.hand import Hand, Meld
+from compiler.hand import Hand, HandError, Meld
 
 VARIANTS = ("mcr", "hk", "sichuan")
 SHAPES = {v: load_variant(v).scorer.shapes for v in VARIANTS}
@@ -92,7 +92,10 @@ def test_context_facts_match_the_hand(variant: str) -> None:
         assert ctx.concealed_tiles == [TILES[k] for k in concealed]
         assert ctx.tiles == [TILES[k] for k in every]
         assert ctx._concealed_counts[:34] == [concealed.count(k) for k in range(34)]
-        assert ctx._tiles_counts[:34] == [every.count(k) for k in range(34)]
+        assert ctx._tiles_counts == [every.count(k) for k in range(len(TILES) + 1)]
+        declared = [k for m in hand.melds for k in m.tiles]
+        assert ctx._declared_counts == [declared.count(k) for k in range(len(TILES) + 1)]
+        assert ctx._tiles_mask == sum(1 << k for k in set(every))
         assert ctx._keys == suit_keys(ctx._concealed_counts)
         assert ctx._size == len(concealed)
         prep = _Prepared(hand)
@@ -129,3 +132,21 @@ def test_matcher_bounds_never_rule_out_a_win(hand: tuple[list[int], int], win: i
         most_melds, fewest, most = matcher_bounds(shape)
         if not (melds <= most_melds and fewest <= kinds <= most):
             assert not _MATCHERS[shape.kind](shape, hand_obj, _Prepared(hand_obj)), shape
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_too_many_copies_rejected_as_before(variant: str) -> None:
+    """The scorer's quick copies test (one addition on the tiles key) sends a hand with a
+    fifth copy, concealed or declared, to the full check and its message."""
+    scorer = load_variant(variant).scorer
+    hands = [
+        Hand((0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9), (), 0),
+        Hand((0, 1, 2, 3, 4, 5, 6, 7, 8, 9), (Meld("pung", (9, 9, 9)),), 9),
+        Hand((1, 2, 3, 4, 5, 6, 7), (Meld("kong", (9, 9, 9, 9)), Meld("chow", (9, 10, 11))), 12),
+    ]
+    for hand in hands:
+        with pytest.raises(HandError) as quick:
+            scorer.evaluate_hand(hand)
+        with pytest.raises(HandError) as full:
+            scorer.check_tiles(hand)
+        assert str(quick.value) == str(full.value)
