@@ -343,33 +343,29 @@ def _forms_of(honors: int, key: int) -> int:
     return got
 
 
-def _waits_of(honors: int, key: int) -> tuple[tuple[int, int], ...]:
-    """For one suit's counts: each rank index that, added, lets the suit split, with the
-    forms mask it then takes (bounded table, shared by the suited suits)."""
-    cache = _WAITS[honors]
-    got = cache.get(key)
-    if got is None:
-        size = 7 if honors else 9
-        present = [i for i in range(size) if (key >> 8 * i) & 0xFF]
-        if honors:
-            cands: Iterable[int] = present
-        else:
-            cands = sorted({j for i in present for j in range(max(0, i - 2), min(9, i + 3))})
-        out = []
-        for j in cands:
-            forms = _forms_of(honors, key + (1 << 8 * j))
-            if forms:
-                out.append((j, forms))
-        got = tuple(out)
-        if len(cache) >= CACHE_SIZE:
-            cache.clear()
-        cache[key] = got
-    return got
+def _wait_ranks(honors: int, key: int) -> int:
+    """For one suit's counts: the mask of the rank indexes whose addition lets the suit
+    split (tried only near a held rank; an honor only on a held one)."""
+    size = 7 if honors else 9
+    present = 0
+    i = 0
+    for c in key.to_bytes(size, "little"):
+        if c:
+            present |= 1 << i
+        i += 1
+    cands = present if honors else (present | present << 1 | present << 2 | present >> 1 | present >> 2) & 0x1FF
+    ranks = 0
+    j = 0
+    while cands:
+        if cands & 1 and _forms_of(honors, key + (1 << 8 * j)):
+            ranks |= 1 << j
+        cands >>= 1
+        j += 1
+    return ranks
 
 
 _FORMS: tuple[dict[int, int], dict[int, int]] = ({}, {})
 _HONORS = (0, 0, 0, 1)  # suit index -> 1 for the honor suit
-_WAITS: tuple[dict[int, tuple[tuple[int, int], ...]], dict[int, tuple[tuple[int, int], ...]]] = ({}, {})
 _TABLES: tuple[dict[int, SuitTable], ...] = ({}, {}, {}, {})
 
 
@@ -757,10 +753,7 @@ def _suit_info(honors: int, key: int) -> tuple[bool, int, int]:
     cache = _INFO[honors]
     got = cache.get(key)
     if got is None:
-        ranks = 0
-        for j, _ in _waits_of(honors, key):
-            ranks |= 1 << j
-        got = (_forms_of(honors, key) != 0, ranks, sum(key.to_bytes(9, "little")) % 3)
+        got = (_forms_of(honors, key) != 0, _wait_ranks(honors, key), sum(key.to_bytes(9, "little")) % 3)
         if len(cache) >= CACHE_SIZE:
             cache.clear()
         cache[key] = got

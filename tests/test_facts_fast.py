@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from compiler import from_json, load_variant
-from compiler.arrangements import (_MATCHERS, KNITTED_KINDS, _Prepared, arrangements, completes, held_wait_mask, held_waits,
-                                   matcher_bounds, suit_keys)
+from compiler.arrangements import (_MATCHERS, KNITTED_KINDS, _Prepared, arrangements, completes, held_wait_mask,
+                                   held_waits, matcher_bounds, suit_keys)
 from compiler.context import HandContext
 from compiler.groups import TILES
 from compiler.hand import Hand, HandError, Meld
