@@ -139,13 +139,24 @@ class HandContext:
 
     It is also what the shape matchers of compiler/arrangements.py read (the names of
     ``_Prepared``: ``_concealed_counts``, ``_concealed_mask``, ``_keys``, ``_size``,
-    ``declared``), so those are computed once per hand for both."""
+    ``declared``), so those are computed once per hand for both.
+
+    The facts are slots: no instance dictionary to grow past its shared-keys size as
+    the arrangement names are set (``__dict__`` stays, for the facts made on demand)."""
+
+    __slots__ = ("_hand", "_shapes", "_wait_mask", "_facts", "_concealed_counts", "_keys", "_size", "declared",
+                 "_tiles_counts", "_tiles_key", "_declared_counts", "_tiles_mask", "_concealed_mask", "hand_suits",
+                 "win", "self_drawn", "kong_replacement", "robbing_kong", "last_wall_tile", "last_tile_of_kind",
+                 "seat_wind", "round_wind", "seat", "flowers", "missing_suit",
+                 "shape", "groups", "sets", "chows", "pungs", "kongs", "pairs", "pair", "knitted", "win_group",
+                 "wait", "_arr", "__dict__")
 
     def __init__(self, hand: Hand, arr: Arrangement | None, shapes: Sequence[ShapeSpec],
                  declared: list[Any] | None = None) -> None:
         self._hand = hand
         self._shapes = shapes if type(shapes) is tuple else tuple(shapes)
         self._wait_mask = -1  # not worked out yet
+        self._facts = None  # or the context holding the hand's waits (see arranged)
         win = hand.win_tile
         concealed = hand.concealed
         # Copies per kind (one more entry, 0, for "no tile"); the lists are only read.
@@ -226,6 +237,9 @@ class HandContext:
     def arranged(self, arr: Arrangement) -> "HandContext":
         """A context for ``arr`` sharing this hand's facts (and its lazily computed waits)."""
         ctx = object.__new__(HandContext)
+        for name in HandContext.__slots__[:-1]:
+            if hasattr(self, name):
+                setattr(ctx, name, getattr(self, name))
         ctx.__dict__.update(self.__dict__)
         ctx._facts = self
         ctx._arrange(arr)
@@ -253,7 +267,7 @@ class HandContext:
 
     def _held_wait_mask(self) -> int:
         """The kinds the hand waited on (bit k for kind k), worked out once per hand."""
-        root = self.__dict__.get("_facts", self)
+        root = self._facts or self
         got = root._wait_mask
         if got < 0:
             hand = root._hand
@@ -270,7 +284,7 @@ class HandContext:
 
     @property
     def waits(self) -> list[Any]:
-        root = self.__dict__.get("_facts", self)
+        root = self._facts or self
         got = root.__dict__.get("_waits")
         if got is None:
             got = root._waits = list(map(_TILE_OF, _kinds_in(self._held_wait_mask())))
