@@ -150,3 +150,21 @@ def test_too_many_copies_rejected_as_before(variant: str) -> None:
         with pytest.raises(HandError) as full:
             scorer.check_tiles(hand)
         assert str(quick.value) == str(full.value)
+
+
+def test_arranged_contexts_share_the_hand_facts() -> None:
+    """``arranged`` copies the facts (slots and facts made on demand) and shares the waits."""
+    shapes = SHAPES["mcr"]
+    for hand in _sample("mcr-sample.jsonl", 100):
+        facts = HandContext.for_hand(hand, shapes)
+        arrs = arrangements(hand, shapes)
+        if not arrs:
+            continue
+        first = facts.arranged(arrs[0])
+        again = HandContext(hand, arrs[0], shapes)
+        for name in ("declared", "win", "hand_suits", "flowers", "_tiles_counts", "_keys", "shape", "sets",
+                     "pair", "wait", "win_group", "tiles", "concealed_tiles"):
+            assert getattr(first, name) == getattr(again, name), name
+        assert first.unique_wait == again.unique_wait
+        assert facts._wait_mask >= 0  # worked out once, on the hand's own context
+        assert [t.kind for t in first.waits] == [t.kind for t in again.waits]
