@@ -160,14 +160,12 @@ class HandContext:
         win = hand.win_tile
         concealed = hand.concealed
         # Copies per kind (one more entry, 0, for "no tile"); the lists are only read.
-        ccounts = [0] * (_NUM_TILES + 1)
-        ccounts[win] = 1
         cmask = _BIT[win]
-        key = _BYTE[win]
+        key = _BYTE[win]  # 8 bits per kind
         for k in concealed:
-            ccounts[k] += 1
             cmask |= _BIT[k]
             key += _BYTE[k]
+        ccounts = list(key.to_bytes(_NUM_TILES + 1, "little"))
         self._concealed_counts = ccounts
         self._keys = [key & _KEY_BITS, key >> 72 & _KEY_BITS, key >> 144 & _KEY_BITS, key >> 216 & _KEY_BITS]
         self._size = len(concealed) + 1
