@@ -166,10 +166,20 @@ def _fill(arr: Arrangement, shape: str, shape_kind: str, groups: list[Group], wi
             knitted.append(g)
     if len(sets) > 1:
         sets.sort(key=_BY_ORDER)  # stable: equal groups keep their order in ``groups``
+    chows = []
+    pungs = []
+    kongs = []
+    for g in sets:  # one pass, not three comprehensions: a set is a chow or a pung (kongs too)
+        if g.chow:
+            chows.append(g)
+        else:
+            pungs.append(g)
+            if g.kong:
+                kongs.append(g)
     arr.sets = sets
-    arr.chows = [g for g in sets if g.chow]
-    arr.pungs = pungs = [g for g in sets if g.pung]
-    arr.kongs = [g for g in pungs if g.kong]
+    arr.chows = chows
+    arr.pungs = pungs
+    arr.kongs = kongs
     arr.pairs = pairs
     arr.knitted = knitted if knitted and shape_kind.startswith("knitted") else []
     return arr
@@ -299,7 +309,7 @@ class SuitTable:
 
     def __init__(self, suit: int, key: int) -> None:
         base, end, honors = _SUITS[suit]
-        counts = tuple((key >> 8 * i) & 0xFF for i in range(end - base))
+        counts = tuple(key.to_bytes(end - base, "little"))
         self.suit = suit
         self.key = key
         plain = []
@@ -325,7 +335,7 @@ def _forms_of(honors: int, key: int) -> int:
     cache = _FORMS[honors]
     got = cache.get(key)
     if got is None:
-        counts = tuple((key >> 8 * i) & 0xFF for i in range(7 if honors else 9))
+        counts = tuple(key.to_bytes(7 if honors else 9, "little"))
         got = _form_mask(_forms(counts, bool(honors)))
         if len(cache) >= CACHE_SIZE:
             cache.clear()
@@ -333,33 +343,29 @@ def _forms_of(honors: int, key: int) -> int:
     return got
 
 
-def _waits_of(honors: int, key: int) -> tuple[tuple[int, int], ...]:
-    """For one suit's counts: each rank index that, added, lets the suit split, with the
-    forms mask it then takes (bounded table, shared by the suited suits)."""
-    cache = _WAITS[honors]
-    got = cache.get(key)
-    if got is None:
-        size = 7 if honors else 9
-        present = [i for i in range(size) if (key >> 8 * i) & 0xFF]
-        if honors:
-            cands: Iterable[int] = present
-        else:
-            cands = sorted({j for i in present for j in range(max(0, i - 2), min(9, i + 3))})
-        out = []
-        for j in cands:
-            forms = _forms_of(honors, key + (1 << 8 * j))
-            if forms:
-                out.append((j, forms))
-        got = tuple(out)
-        if len(cache) >= CACHE_SIZE:
-            cache.clear()
-        cache[key] = got
-    return got
+def _wait_ranks(honors: int, key: int) -> int:
+    """For one suit's counts: the mask of the rank indexes whose addition lets the suit
+    split (tried only near a held rank; an honor only on a held one)."""
+    size = 7 if honors else 9
+    present = 0
+    i = 0
+    for c in key.to_bytes(size, "little"):
+        if c:
+            present |= 1 << i
+        i += 1
+    cands = present if honors else (present | present << 1 | present << 2 | present >> 1 | present >> 2) & 0x1FF
+    ranks = 0
+    j = 0
+    while cands:
+        if cands & 1 and _forms_of(honors, key + (1 << 8 * j)):
+            ranks |= 1 << j
+        cands >>= 1
+        j += 1
+    return ranks
 
 
 _FORMS: tuple[dict[int, int], dict[int, int]] = ({}, {})
 _HONORS = (0, 0, 0, 1)  # suit index -> 1 for the honor suit
-_WAITS: tuple[dict[int, tuple[tuple[int, int], ...]], dict[int, tuple[tuple[int, int], ...]]] = ({}, {})
 _TABLES: tuple[dict[int, SuitTable], ...] = ({}, {}, {}, {})
 
 
@@ -463,45 +469,61 @@ def _declared_groups(hand: Hand) -> list[Group]:
     return [make_group(m.kind, m.tiles[0], m.concealed, True) for m in hand.melds]
 
 
+Placement = tuple[int, str, Group, Group]
+#: (group, winning tile) -> how the group holds the tile: (placement order, wait, the
+#: group holding it on a discard, the same when self-drawn), or None when it cannot.
+#: Groups are interned, so the table is bounded (groups x 34 kinds).
+_PLACES: dict[tuple[Group, int], Placement | None] = {}
+_UNSEEN: Any = object()
+
+
+def _placement(g: Group, win: int) -> Placement | None:
+    first = g.first
+    if g.chow:
+        if not first <= win <= first + 2:
+            return None
+    elif g.knitted:
+        if win != first and win != first + 3 and win != first + 6:
+            return None
+    elif win != first:
+        return None
+    wait = "none" if g.knitted or g.single else _wait_of(g.kind, first, win)
+    return (_PLACEMENT_ORDER[wait], wait, make_group(g.kind, first, False, False, True),
+            make_group(g.kind, first, True, False, True))
+
+
 def _place_win(shape: ShapeSpec, raw: Sequence[Group], hand: Hand, declared: list[Group],
                fixed_wait: str | None = None) -> list[Arrangement]:
     """One arrangement per distinct group of ``raw`` (plain concealed groups) that can hold
     the winning tile: edge, closed, side, single, pung, then others; equal ones in order."""
     win = hand.win_tile
-    places: list[tuple[int, int, str]] = []
+    places: list[tuple[int, int, str, Group]] = []
     seen: list[Group] = []
+    concealed = 3 if hand.self_drawn else 2
     for idx, g in enumerate(raw):
-        first = g.first
-        if g.chow:
-            if not first <= win <= first + 2:
-                continue
-        elif g.knitted:
-            if win != first and win != first + 3 and win != first + 6:
-                continue
-        elif win != first:
+        if not 0 <= win - g.first <= 6:  # no group spans more than seven kinds
             continue
-        if g in seen:
+        p = _PLACES.get((g, win), _UNSEEN)
+        if p is _UNSEEN:
+            p = _PLACES[(g, win)] = _placement(g, win)
+        if p is None or g in seen:
             continue
         seen.append(g)
-        if g.knitted or g.single:
-            wait = "none"
-        elif fixed_wait is not None:
-            wait = fixed_wait
+        if fixed_wait is not None and not (g.knitted or g.single):
+            places.append((_PLACEMENT_ORDER[fixed_wait], idx, fixed_wait, p[concealed]))
         else:
-            wait = _wait_of(g.kind, first, win)
-        places.append((_PLACEMENT_ORDER[wait], idx, wait))
+            places.append((p[0], idx, p[1], p[concealed]))
     if len(places) > 1:
-        places.sort()
-    self_drawn = hand.self_drawn
+        places.sort()  # by order, then place (never further: places differ)
+    shape_id = shape.id
+    shape_kind = shape.kind
     out = []
-    for _, idx, wait in places:
-        g = raw[idx]
-        win_group = make_group(g.kind, g.first, self_drawn, False, True)
+    for _, idx, wait, win_group in places:
         groups = list(raw)
         groups[idx] = win_group
         if declared:
             groups += declared
-        out.append(_new(shape.id, shape.kind, groups, win_group, wait))
+        out.append(_fill(Arrangement.__new__(Arrangement), shape_id, shape_kind, groups, win_group, wait))
     return out
 
 
@@ -516,9 +538,11 @@ def _concealed_counts(hand: Hand) -> list[int]:
 class _Prepared:
     """What every matcher reads of one hand, computed once: the concealed counts (winning
     tile included; the list may be longer than 34, the rest zeros, and is only read), the
-    suit keys of those counts, the declared groups."""
+    kinds held as a mask, the suit keys of those counts, their number, the declared
+    groups. The scorer passes its :class:`~compiler.context.HandContext` instead, which
+    holds the same names (computed once for the matchers and the pattern conditions)."""
 
-    __slots__ = ("counts", "keys", "declared", "size", "mask")
+    __slots__ = ("_concealed_counts", "_keys", "declared", "_size", "_concealed_mask")
 
     def __init__(self, hand: Hand, declared: list[Group] | None = None, counts: list[int] | None = None,
                  mask: int | None = None) -> None:
@@ -529,10 +553,10 @@ class _Prepared:
             for k in range(34):
                 if counts[k]:
                     mask |= 1 << k
-        self.counts = counts
-        self.mask = mask  # bit k set when kind k is held (winning tile included)
-        self.keys = suit_keys(counts)
-        self.size = len(hand.concealed) + 1
+        self._concealed_counts = counts
+        self._concealed_mask = mask  # bit k set when kind k is held (winning tile included)
+        self._keys = suit_keys(counts)
+        self._size = len(hand.concealed) + 1
         self.declared = _declared_groups(hand) if declared is None else declared
 
 
@@ -541,9 +565,9 @@ _NO_ARRANGEMENTS: list[Arrangement] = []
 
 def _sets_and_pair(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> list[Arrangement]:
     need = shape.sets - len(hand.melds)
-    if need < 0 or prep.size != 3 * need + 2:
+    if need < 0 or prep._size != 3 * need + 2:
         return _NO_ARRANGEMENTS
-    divisions = _divisions(prep.keys)
+    divisions = _divisions(prep._keys)
     if not divisions:
         return _NO_ARRANGEMENTS
     declared = prep.declared
@@ -562,9 +586,9 @@ def _division_order(raw: Sequence[Group]) -> list[tuple[int, int]]:
 
 
 def _pairs(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> list[Arrangement]:
-    if hand.melds or prep.mask.bit_count() > shape.sets:  # more kinds than pairs
+    if hand.melds or prep._concealed_mask.bit_count() > shape.sets:  # more kinds than pairs
         return _NO_ARRANGEMENTS
-    counts = prep.counts
+    counts = prep._concealed_counts
     if 1 in counts or 3 in counts:
         return _NO_ARRANGEMENTS
     raw = []
@@ -580,9 +604,9 @@ def _pairs(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> list[Arrangement]:
 
 def _unique_plus_pair(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> list[Arrangement]:
     wanted = set(shape.tiles)
-    if hand.melds or prep.mask.bit_count() != len(wanted):  # every wanted kind, no other
+    if hand.melds or prep._concealed_mask.bit_count() != len(wanted):  # every wanted kind, no other
         return _NO_ARRANGEMENTS
-    counts = prep.counts
+    counts = prep._concealed_counts
     if 3 in counts or 4 in counts:
         return _NO_ARRANGEMENTS
     if any(c and k not in wanted for k, c in enumerate(counts)):
@@ -596,9 +620,9 @@ def _unique_plus_pair(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> list[Arr
 
 
 def _knitted_and_honors(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> list[Arrangement]:
-    if hand.melds or prep.mask.bit_count() != 14:  # fourteen different tiles
+    if hand.melds or prep._concealed_mask.bit_count() != 14:  # fourteen different tiles
         return _NO_ARRANGEMENTS
-    counts = prep.counts
+    counts = prep._concealed_counts
     if 2 in counts or 3 in counts or 4 in counts or sum(counts) != 14:
         return _NO_ARRANGEMENTS
     present = {k for k, c in enumerate(counts) if c}
@@ -615,18 +639,18 @@ def _knitted_and_honors(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> list[A
 
 
 def _knitted_sets_and_pair(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> list[Arrangement]:
-    if len(hand.melds) > shape.max_melds or (prep.mask & _SUITED_MASK).bit_count() < 9:
+    if len(hand.melds) > shape.max_melds or (prep._concealed_mask & _SUITED_MASK).bit_count() < 9:
         return _NO_ARRANGEMENTS
     need = shape.sets - 3 - len(hand.melds)
-    if need < 0 or prep.size != 3 * need + 11:
+    if need < 0 or prep._size != 3 * need + 11:
         return _NO_ARRANGEMENTS
     declared = prep.declared
-    mask = prep.mask
+    mask = prep._concealed_mask
     out: list[Arrangement] = []
     for perm, kinds, kinds_mask in zip(KNITTED_PERMS, KNITTED_KINDS, KNITTED_MASKS):
         if mask & kinds_mask != kinds_mask:
             continue
-        keys = list(prep.keys)
+        keys = list(prep._keys)
         for k in kinds:
             keys[SUIT_OF[k]] -= UNIT_OF[k]
         knitted = [make_group("knitted", perm[o] * 9 + o, True) for o in range(3)]
@@ -642,6 +666,25 @@ _MATCHERS = {
     "knitted_and_honors": _knitted_and_honors,
     "knitted_sets_and_pair": _knitted_sets_and_pair,
 }
+
+
+def matcher_bounds(shape: ShapeSpec) -> tuple[int, int, int]:
+    """(most declared sets, fewest and most kinds among the concealed tiles, winning tile
+    included) with which ``shape``'s matcher can find an arrangement: necessary
+    conditions its own first tests include, which a caller checks before the call."""
+    kind = shape.kind
+    if kind == "sets_and_pair":
+        return shape.sets, 1, 34
+    if kind == "pairs":
+        return 0, 1, shape.sets
+    if kind == "unique_plus_pair":
+        n = len(set(shape.tiles))
+        return 0, n, n
+    if kind == "knitted_and_honors":
+        return 0, 14, 14
+    if kind == "knitted_sets_and_pair":
+        return shape.max_melds, 9, 34
+    return 1 << 30, 0, 34
 
 
 def arrangements(hand: Hand, shapes: Iterable[ShapeSpec]) -> list[Arrangement]:
@@ -688,68 +731,145 @@ def completes(counts: Sequence[int], melds: int, shapes: Iterable[ShapeSpec]) ->
 # ------------------------------------------------------------------- waits
 
 def _kinds_in(mask: int) -> list[int]:
-    return [k for k in range(34) if mask >> k & 1]
+    """The kinds of a mask, ascending (one step per set bit, not per kind)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
-def _special_waits(shape: ShapeSpec, held: list[int], melds: int, held_mask: int) -> Iterable[int]:
-    """The waits of a special shape, worked out from its definition (no trial per tile).
+_HONOR_MASK = ((1 << 34) - 1) & ~_SUITED_MASK
+_BASES = (0, 9, 18, 27)
+_INFO: tuple[dict[int, tuple[bool, int, int]], dict[int, tuple[bool, int, int]]] = ({}, {})
+
+
+def _suit_info(honors: int, key: int) -> tuple[bool, int, int]:
+    """One suit's counts (``key``) as the waits need them: whether they split into sets
+    and at most one pair, the mask of the ranks whose addition lets them split, and
+    their number of tiles mod 3 (which fixes the form: a pair iff 2). Bounded table, so
+    a hand's standard waits are four look-ups and a few bit operations."""
+    cache = _INFO[honors]
+    got = cache.get(key)
+    if got is None:
+        got = (_forms_of(honors, key) != 0, _wait_ranks(honors, key), sum(key.to_bytes(9, "little")) % 3)
+        if len(cache) >= CACHE_SIZE:
+            cache.clear()
+        cache[key] = got
+    return got
+
+
+def standard_wait_mask(keys: Sequence[int], held_size: int, sets: int) -> int:
+    """The kinds (bit k for kind k) completing held tiles (suit ``keys``, ``held_size``
+    tiles) into ``sets`` sets and a pair.
+
+    A suit's tile count fixes its form (sets only, or sets and the pair when it is 2 mod
+    3), so a tile of suit s completes the hand when it lets s split, every other suit
+    splits, and exactly one suit then holds a pair: no trial per tile, no enumeration.
+    """
+    if sets < 0 or held_size != 3 * sets + 1:
+        return 0
+    broken = -1
+    broken_info = _NO_INFO
+    pairs = 0
+    paired = 0  # the waits of the suits holding a pair
+    s = 0
+    for key in keys:
+        if key:
+            info = _INFO[_HONORS[s]].get(key) or _suit_info(_HONORS[s], key)
+            if not info[0]:
+                if broken >= 0:
+                    return 0  # one tile mends one suit only
+                broken = s
+                broken_info = info
+            elif info[2] == 2:
+                pairs += 1
+                paired |= info[1] << _BASES[s]
+        s += 1
+    if broken >= 0:  # the tile goes to the suit that does not split
+        return broken_info[1] << _BASES[broken] if pairs + (broken_info[2] == 1) == 1 else 0
+    # Every suit splits; the count (1 mod 3) makes two of them hold a pair: the tile
+    # turns one of those into sets only (a suit without a pair cannot take it).
+    return paired if pairs == 2 else 0
+
+
+_NO_INFO = (False, 0, 0)
+
+
+def _special_wait_mask(shape: ShapeSpec, held: Sequence[int], melds: int, held_mask: int, held_size: int,
+                       keys: Sequence[int] | None) -> int:
+    """The waits of a special shape as a mask, worked out from its definition (no trial
+    per tile); the kind-count tests come first, so most hands leave at once.
     ``held_mask`` has bit k set when ``held[k]``."""
     kind = shape.kind
     if kind == "knitted_sets_and_pair":
         if melds > shape.max_melds or (held_mask & _SUITED_MASK).bit_count() < 8:
-            return ()
+            return 0
         need = shape.sets - 3 - melds
-        out: set[int] = set()
+        if need < 0 or held_size != 3 * need + 10:
+            return 0
+        if keys is None:
+            keys = suit_keys(held)
+        out = 0
         for kinds, kinds_mask in zip(KNITTED_KINDS, KNITTED_MASKS):
             gap = kinds_mask & ~held_mask
             if gap & (gap - 1):
                 continue  # more than one tile of this knitted straight is missing
-            rest = list(held)
+            rest = list(keys)
             for k in kinds:
-                rest[k] -= 1
+                if not gap >> k & 1:
+                    rest[SUIT_OF[k]] -= UNIT_OF[k]
             if gap:  # the winning tile must be the missing one; the rest must split
-                k = gap.bit_length() - 1
-                rest[k] += 1
-                if is_standard(rest, need):
-                    out.add(k)
+                if _reach_mask(rest) >> (2 * need + 1) & 1:
+                    out |= gap
             else:  # the straight is held: the wait lies in the fourth set or the pair
-                out.update(_standard_waits(rest, need))
+                out |= standard_wait_mask(rest, held_size - 9, need)
         return out
     if melds:
-        return ()
+        return 0
     if kind == "pairs":
         if held_mask.bit_count() > shape.sets:  # adding a tile never makes fewer kinds
-            return ()
-        present = _kinds_in(held_mask)
-        odd = [k for k in present if held[k] % 2]
-        if len(odd) != 1:
-            return ()
-        held[odd[0]] += 1
-        ok = _completes_shape(shape, held, melds)
-        held[odd[0]] -= 1
-        return odd if ok else ()
+            return 0
+        odd = -1
+        for k in _kinds_in(held_mask):
+            if held[k] & 1:
+                if odd >= 0:
+                    return 0
+                odd = k
+        if odd < 0:
+            return 0
+        full = list(held)
+        full[odd] += 1
+        return 1 << odd if _completes_shape(shape, full, melds) else 0
     if held_mask.bit_count() < 12:  # the shapes below hold (almost) only distinct tiles
-        return ()
-    present = _kinds_in(held_mask)
+        return 0
     if kind == "unique_plus_pair":
-        wanted = set(shape.tiles)
-        if sum(held) != len(wanted) or any(k not in wanted or held[k] > 2 for k in present):
-            return ()
-        doubles = [k for k in present if held[k] == 2]
+        wanted = 0
+        for k in shape.tiles:
+            wanted |= 1 << k
+        if held_size != wanted.bit_count() or held_mask & ~wanted:
+            return 0
+        doubles = 0
+        for k in _kinds_in(held_mask):
+            if held[k] > 2:
+                return 0
+            if held[k] == 2:
+                doubles += 1
         if not doubles:
-            return sorted(wanted)
-        missing = [k for k in wanted if not held[k]]
-        return missing if len(doubles) == 1 and len(missing) == 1 else ()
+            return wanted
+        missing = wanted & ~held_mask
+        return missing if doubles == 1 and missing.bit_count() == 1 else 0
     if kind == "knitted_and_honors":
-        if sum(held) != 13 or any(held[k] > 1 for k in present):
-            return ()
-        suited = {k for k in present if k < 27}
-        out = set()
-        for kinds in KNITTED_SETS:
-            if suited <= kinds:
-                out |= (kinds | set(range(27, 34))) - set(present)
+        if held_size != 13 or held_mask.bit_count() != 13:  # thirteen different tiles
+            return 0
+        suited = held_mask & _SUITED_MASK
+        out = 0
+        for kinds_mask in KNITTED_MASKS:
+            if not suited & ~kinds_mask:
+                out |= (kinds_mask | _HONOR_MASK) & ~held_mask
         return out
-    return ()
+    return 0
 
 
 def _held_counts(hand: Hand) -> list[int]:
@@ -759,56 +879,13 @@ def _held_counts(hand: Hand) -> list[int]:
     return counts
 
 
-def _standard_waits(held: Sequence[int], sets: int, keys: Sequence[int] | None = None) -> Iterator[int]:
-    """Kinds completing ``held`` into ``sets`` sets and a pair, one suit at a time.
-
-    Each suit's possible (sets, pairs) forms, and the tiles that would let it split,
-    come from the per-suit tables; adding a tile changes one suit only, so the hand's
-    waits are a merge of small cached tables.
-    """
-    if sets < 0 or sum(held[:34]) != 3 * sets + 1:
-        return
-    if keys is None:
-        keys = suit_keys(held)
-    forms = [1, 1, 1, 1]  # an empty suit takes the form (0 sets, 0 pairs)
-    broken = -1
-    for s in range(4):
-        key = keys[s]
-        if key:
-            f = forms[s] = _forms_of(_HONORS[s], key)
-            if not f:
-                if broken >= 0:
-                    return
-                broken = s
-    want = 1 << (2 * sets + 1)
-    for s in range(4):
-        key = keys[s]
-        if not key or (broken >= 0 and broken != s):
-            continue  # a suit the hand does not hold cannot be completed by one tile
-        others = 1
-        for q in range(4):
-            if q != s and forms[q] != 1:
-                others = _combine(others, forms[q])
-        if not others:
-            continue
-        base = _SUITS[s][0]
-        for j, got in _waits_of(_HONORS[s], key):
-            if _combine(others, got) & want:
-                yield base + j
-
-
-def _shape_waits(shape: ShapeSpec, held: list[int], melds: int, held_mask: int,
-                 keys: Sequence[int] | None) -> Iterable[int]:
-    if shape.kind == "sets_and_pair":
-        return _standard_waits(held, shape.sets - melds, keys)
-    return _special_waits(shape, held, melds, held_mask)
-
-
 def waiting_tiles(hand: Hand, shapes: Sequence[ShapeSpec], kinds: Iterable[int] | None = None,
                   limit: int | None = None) -> list[int]:
     """The kinds that would complete the hand without its winning tile (copies not limited).
 
-    ``limit`` stops the search once that many are found (``2`` answers "exactly one?").
+    With ``kinds``, only those are tried, and ``limit`` stops the trials once that many
+    are found; otherwise ``limit`` keeps the smallest ``limit`` of them (``2`` answers
+    "exactly one?").
     """
     held = _held_counts(hand)
     melds = len(hand.melds)
@@ -828,14 +905,73 @@ def waiting_tiles(hand: Hand, shapes: Sequence[ShapeSpec], kinds: Iterable[int] 
     return held_waits(held, mask, melds, shapes, limit)
 
 
-def held_waits(held: list[int], held_mask: int, melds: int, shapes: Sequence[ShapeSpec],
+def _wait_bounds(shape: ShapeSpec) -> tuple[int, int, int]:
+    """(most declared sets, fewest and most kinds held) with which ``shape`` can have a
+    wait: the first tests of :func:`_special_wait_mask`, checked before the call."""
+    kind = shape.kind
+    if kind == "pairs":
+        return 0, 1, shape.sets
+    if kind == "unique_plus_pair":
+        return 0, 12, 34
+    if kind == "knitted_and_honors":
+        return 0, 13, 13
+    if kind == "knitted_sets_and_pair":
+        return shape.max_melds, 8, 34
+    return 1 << 30, 0, 34
+
+
+Plan = tuple[tuple[ShapeSpec, bool, int, int, int], ...]
+#: id of a tuple of shapes -> (that tuple, its plan). Keyed by identity (hashing shape
+#: specs is slow): the entry holds the tuple, so its id is not reused while stored.
+_PLANS: dict[int, tuple[Sequence[ShapeSpec], Plan]] = {}
+
+
+def _wait_plan(shapes: Sequence[ShapeSpec]) -> Plan:
+    """Each shape with whether it is the standard one and its wait bounds; one entry per
+    tuple of shapes (a variant's), a few in practice and at most 64."""
+    got = _PLANS.get(id(shapes))
+    if got is None or got[0] is not shapes:
+        if len(_PLANS) >= 64:
+            _PLANS.clear()
+        got = _PLANS[id(shapes)] = (shapes, tuple((s, s.kind == "sets_and_pair", *_wait_bounds(s)) for s in shapes))
+    return got[1]
+
+
+def held_wait_mask(held: Sequence[int], held_mask: int, melds: int, shapes: Sequence[ShapeSpec],
+                   keys: Sequence[int] | None = None, held_size: int | None = None, extra: int = -1) -> int:
+    """The kinds completing the held tiles into any of ``shapes``, as a mask (bit k for
+    kind k). ``held``: counts (34 or more entries, only read); ``held_mask``: the kinds
+    held; ``keys`` and ``held_size``, if known: their suit keys and number of tiles.
+    ``extra``: a kind of which ``held`` has one copy more than the tiles held (the
+    winning tile; ``held_mask``, ``keys`` and ``held_size`` are without it), or -1: the
+    counts of the held tiles are then made only if a special shape needs them."""
+    if held_size is None:
+        held_size = sum(held[:34]) - (extra >= 0)
+    kinds = held_mask.bit_count()
+    out = 0
+    for shape, standard, most_melds, fewest, most in _wait_plan(shapes):
+        if melds > most_melds or not fewest <= kinds <= most:
+            continue
+        if standard:
+            if keys is None:
+                if extra >= 0:
+                    held = list(held)
+                    held[extra] -= 1
+                    extra = -1
+                keys = suit_keys(held)
+            out |= standard_wait_mask(keys, held_size, shape.sets - melds)
+        else:
+            if extra >= 0:
+                held = list(held)
+                held[extra] -= 1
+                extra = -1
+            out |= _special_wait_mask(shape, held, melds, held_mask, held_size, keys)
+    return out
+
+
+def held_waits(held: Sequence[int], held_mask: int, melds: int, shapes: Sequence[ShapeSpec],
                limit: int | None = None, keys: Sequence[int] | None = None) -> list[int]:
     """:func:`waiting_tiles` from the held counts (34 or more entries; only read), the
-    mask of the kinds held and, if known, the suit keys of the counts."""
-    found: set[int] = set()
-    for shape in shapes:
-        for k in _shape_waits(shape, held, melds, held_mask, keys):
-            found.add(k)
-            if limit is not None and len(found) >= limit:
-                return sorted(found)
-    return sorted(found)
+    mask of the kinds held and, if known, the suit keys of the counts; ascending."""
+    found = _kinds_in(held_wait_mask(held, held_mask, melds, shapes, keys))
+    return found if limit is None else found[:limit]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from .arrangements import SUIT_OF, UNIT_OF, Arrangement, ShapeSpec, held_waits
+from .arrangements import SUIT_OF, UNIT_OF, Arrangement, ShapeSpec, _kinds_in, held_wait_mask
 from .codegen import LAZY_NAMES
 from .expressions import BOOL, GROUP, INT, STR, TILE, TILE_LIST_COUNTS, TILE_LIST_MASKS, Type, list_of, set_of
 from .groups import TILES, make_group
@@ -91,61 +91,106 @@ _SUIT_SETS = tuple(frozenset(s for s, bit in (("m", 1), ("p", 2), ("s", 4)) if n
 _NUM_TILES = len(TILES)
 _NO_COUNTS = [0] * (_NUM_TILES + 1)
 _TILE_OF = TILES.__getitem__
-_BIT_OF = tuple(1 << k for k in range(_NUM_TILES)).__getitem__
+_BIT = tuple(1 << k for k in range(_NUM_TILES))
+#: Kind k's unit in one number holding 8 bits per kind: its four 72-bit slices are the
+#: suit keys of compiler/arrangements.py (9 ranks x 8 bits; the honors' 7 x 8).
+_BYTE = tuple(1 << 8 * k for k in range(_NUM_TILES))
+_KEY_BITS = (1 << 72) - 1
+
+
+#: (kind, tiles, concealed) of a declared set -> its group, its copies (8 bits per kind,
+#: as ``_BYTE``) and its kinds (a mask). Bounded: 3 kinds x 34 tiles x 2 (what a valid set can be).
+_MELD_FACTS: dict[tuple[str, tuple[int, ...], bool], tuple[Any, int, int]] = {}
+
+
+def _meld_facts(m: Any) -> tuple[Any, int, int]:
+    first = m.tiles[0]
+    if m.kind == "chow":
+        copies = _BYTE[first] + _BYTE[first + 1] + _BYTE[first + 2]
+        kinds = 7 << first
+    else:
+        copies = len(m.tiles) * _BYTE[first]
+        kinds = 1 << first
+    facts = (make_group(m.kind, first, m.concealed, True), copies, kinds)
+    if len(_MELD_FACTS) < 4096:
+        _MELD_FACTS[(m.kind, m.tiles, m.concealed)] = facts
+    return facts
+
+
+class _Lazy:
+    """A fact computed on first read, then kept on the instance (a non-data descriptor:
+    the instance's value shadows it), so generated code reads it as a plain attribute
+    whichever fact it reads first. For the facts few conditions read."""
+
+    def __init__(self, fn: Any) -> None:
+        self.fn = fn
+        self.name = fn.__name__
+        self.__doc__ = fn.__doc__
+
+    def __get__(self, obj: Any, cls: Any = None) -> Any:
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.fn(obj)
+        return value
 
 
 class HandContext:
-    """One arrangement of one hand, as pattern expressions read it."""
+    """One arrangement of one hand, as pattern expressions read it.
+
+    It is also what the shape matchers of compiler/arrangements.py read (the names of
+    ``_Prepared``: ``_concealed_counts``, ``_concealed_mask``, ``_keys``, ``_size``,
+    ``declared``), so those are computed once per hand for both.
+
+    The facts are slots: no instance dictionary to grow past its shared-keys size as
+    the arrangement names are set (``__dict__`` stays, for the facts made on demand)."""
+
+    __slots__ = ("_hand", "_shapes", "_wait_mask", "_facts", "_concealed_counts", "_keys", "_size", "declared",
+                 "_tiles_counts", "_tiles_key", "_declared_counts", "_tiles_mask", "_concealed_mask", "hand_suits",
+                 "win", "self_drawn", "kong_replacement", "robbing_kong", "last_wall_tile", "last_tile_of_kind",
+                 "seat_wind", "round_wind", "seat", "flowers", "missing_suit",
+                 "shape", "groups", "sets", "chows", "pungs", "kongs", "pairs", "pair", "knitted", "win_group",
+                 "wait", "_arr", "__dict__")
 
     def __init__(self, hand: Hand, arr: Arrangement | None, shapes: Sequence[ShapeSpec],
                  declared: list[Any] | None = None) -> None:
         self._hand = hand
         self._shapes = shapes if type(shapes) is tuple else tuple(shapes)
-        self._waits: list[Any] | None = None
-        self._unique: bool | None = None
+        self._wait_mask = -1  # not worked out yet
+        self._facts = None  # or the context holding the hand's waits (see arranged)
         win = hand.win_tile
         concealed = hand.concealed
         # Copies per kind (one more entry, 0, for "no tile"); the lists are only read.
-        ccounts = [0] * (_NUM_TILES + 1)
+        cmask = _BIT[win]
+        key = _BYTE[win]  # 8 bits per kind
         for k in concealed:
-            ccounts[k] += 1
-        ccounts[win] += 1
-        cmask = sum(map(_BIT_OF, {*concealed, win}))
+            cmask |= _BIT[k]
+            key += _BYTE[k]
+        ccounts = list(key.to_bytes(_NUM_TILES + 1, "little"))
         self._concealed_counts = ccounts
-        self.concealed_tiles = ctiles = list(map(_TILE_OF, concealed))
-        ctiles.append(TILES[win])
+        self._keys = [key & _KEY_BITS, key >> 72 & _KEY_BITS, key >> 144 & _KEY_BITS, key >> 216 & _KEY_BITS]
+        self._size = len(concealed) + 1
         melds = hand.melds
         if melds:
-            counts = list(ccounts)
-            dcounts = [0] * (_NUM_TILES + 1)
+            # Each declared set adds its group, its copies (as 8 bits per kind) and kinds.
+            dkey = 0
             mask = cmask
-            tiles = list(ctiles)
+            groups = []
             for m in melds:
-                first = m.tiles[0]
-                if m.kind == "chow":
-                    counts[first] += 1
-                    counts[first + 1] += 1
-                    counts[first + 2] += 1
-                    dcounts[first] += 1
-                    dcounts[first + 1] += 1
-                    dcounts[first + 2] += 1
-                    mask |= 7 << first
-                else:
-                    n = len(m.tiles)
-                    counts[first] += n
-                    dcounts[first] += n
-                    mask |= 1 << first
-                tiles.extend(map(_TILE_OF, m.tiles))
-            self.tiles = tiles
-            self.declared = declared if declared is not None else [
-                make_group(m.kind, m.tiles[0], m.concealed, True) for m in melds]
+                facts = _MELD_FACTS.get((m.kind, m.tiles, m.concealed)) or _meld_facts(m)
+                groups.append(facts[0])
+                dkey += facts[1]
+                mask |= facts[2]
+            key += dkey
+            counts = list(key.to_bytes(_NUM_TILES + 1, "little"))
+            dcounts = list(dkey.to_bytes(_NUM_TILES + 1, "little"))
+            self.declared = declared if declared is not None else groups
         else:
             counts = ccounts
             dcounts = _NO_COUNTS
             mask = cmask
-            self.tiles = list(ctiles)
             self.declared = []
         self._tiles_counts = counts
+        self._tiles_key = key  # the copies of every kind, 8 bits each (as _tiles_counts)
         self._declared_counts = dcounts
         self._tiles_mask = mask
         self._concealed_mask = cmask
@@ -165,6 +210,23 @@ class HandContext:
         if arr is not None:
             self._arrange(arr)
 
+    @_Lazy
+    def concealed_tiles(self) -> list[Any]:
+        """The concealed tiles, winning tile last: few conditions read the list itself
+        (the others read ``_concealed_mask`` / ``_concealed_counts``)."""
+        hand = self._hand
+        tiles = list(map(_TILE_OF, hand.concealed))
+        tiles.append(TILES[hand.win_tile])
+        return tiles
+
+    @_Lazy
+    def tiles(self) -> list[Any]:
+        """Every tile, concealed ones first, then each declared set's (a kong is 4)."""
+        tiles = list(self.concealed_tiles)
+        for m in self._hand.melds:
+            tiles.extend(map(_TILE_OF, m.tiles))
+        return tiles
+
     @classmethod
     def for_hand(cls, hand: Hand, shapes: Sequence[ShapeSpec], declared: list[Any] | None = None) -> "HandContext":
         """The hand's facts only (no arrangement): what hand-level conditions read."""
@@ -173,6 +235,9 @@ class HandContext:
     def arranged(self, arr: Arrangement) -> "HandContext":
         """A context for ``arr`` sharing this hand's facts (and its lazily computed waits)."""
         ctx = object.__new__(HandContext)
+        for name in HandContext.__slots__[:-1]:
+            if hasattr(self, name):
+                setattr(ctx, name, getattr(self, name))
         ctx.__dict__.update(self.__dict__)
         ctx._facts = self
         ctx._arrange(arr)
@@ -198,33 +263,32 @@ class HandContext:
         self.wait = arr.wait
         self._arr = arr
 
-    def _root(self) -> "HandContext":
-        return self.__dict__.get("_facts", self)
-
-    def _held_waits(self, limit: int | None) -> list[int]:
-        held = self._concealed_counts[:34]
-        win = self._hand.win_tile
-        held[win] -= 1
-        mask = self._concealed_mask if held[win] else self._concealed_mask & ~(1 << win)
-        keys = self.__dict__.get("_keys")  # the suit keys of the concealed counts, if the scorer set them
-        if keys is not None:
-            keys = list(keys)
-            keys[SUIT_OF[win]] -= UNIT_OF[win]
-        return held_waits(held, mask, len(self._hand.melds), self._shapes, limit, keys)
+    def _held_wait_mask(self) -> int:
+        """The kinds the hand waited on (bit k for kind k), worked out once per hand."""
+        root = self._facts or self
+        got = root._wait_mask
+        if got < 0:
+            hand = root._hand
+            win = hand.win_tile
+            cmask = root._concealed_mask
+            keys = root._keys
+            suit = SUIT_OF[win]
+            held_keys = [keys[0], keys[1], keys[2], keys[3]]
+            held_keys[suit] -= UNIT_OF[win]
+            got = root._wait_mask = held_wait_mask(
+                root._concealed_counts, cmask if root._concealed_counts[win] > 1 else cmask & ~(1 << win),
+                len(hand.melds), root._shapes, held_keys, root._size - 1, win)
+        return got
 
     @property
     def waits(self) -> list[Any]:
-        root = self._root()
-        if root._waits is None:
-            root._waits = [TILES[k] for k in root._held_waits(None)]
-        return root._waits
+        root = self._facts or self
+        got = root.__dict__.get("_waits")
+        if got is None:
+            got = root._waits = list(map(_TILE_OF, _kinds_in(self._held_wait_mask())))
+        return got
 
     @property
     def unique_wait(self) -> bool:
-        root = self._root()
-        if root._unique is None:
-            if root._waits is not None:
-                root._unique = len(root._waits) == 1
-            else:
-                root._unique = len(root._held_waits(2)) == 1
-        return root._unique
+        got = self._held_wait_mask()
+        return got != 0 and not got & (got - 1)

@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, TYPE_CHECKING
 
-from .arrangements import _MATCHERS, Arrangement, _Prepared, completes
+from .arrangements import _MATCHERS, Arrangement, completes, matcher_bounds
 from .context import HandContext
 from .hand import Hand, HandError
 from .patterns import Evaluation, Fan
@@ -52,9 +52,18 @@ class Scorer:
         self.table.configure(scoring.principles)
         self._playable_mask = sum(1 << k for k in playable)
         counted = {copies[k] for k in playable}
-        # One number of copies for every playable kind: the tile check is one max().
-        self._uniform_copies = counted.pop() if len(counted) == 1 else None
-        self._matchers = [(_MATCHERS[s.kind], s) for s in self.shapes]
+        # One number of copies for every playable kind: the tile check is one addition on
+        # the context's _tiles_key (8 bits per kind): adding 127 - copies to every byte
+        # sets its top bit exactly where there are more copies. 0 bits: the full check.
+        self._uniform_copies = uniform = counted.pop() if len(counted) == 1 else None
+        ones = sum(1 << 8 * k for k in range(len(copies) + 1))
+        if uniform is not None and 0 <= uniform <= 127:
+            self._over_add, self._over_bits = (127 - uniform) * ones, 0x80 * ones
+        else:
+            self._over_add = self._over_bits = 0
+        # Each matcher with the bounds outside which it finds nothing: most shapes are
+        # ruled out by two comparisons instead of a call.
+        self._matchers = [(_MATCHERS[s.kind], s, *matcher_bounds(s)) for s in self.shapes]
 
     def check_tiles(self, hand: Hand) -> None:
         """Reject tiles the variant does not have, and more copies than it has."""
@@ -81,14 +90,15 @@ class Scorer:
         why the hand is not valid): :meth:`score` without building its result object.
         The evaluation is None when the hand does not win."""
         facts = HandContext(hand, None, self.shapes)
-        if (facts._tiles_mask & ~self._playable_mask or self._uniform_copies is None
-                or max(facts._tiles_counts) > self._uniform_copies or (hand.flowers and not self.has_bonus)):
+        if (facts._tiles_mask & ~self._playable_mask or not self._over_bits
+                or (facts._tiles_key + self._over_add) & self._over_bits or (hand.flowers and not self.has_bonus)):
             self.check_tiles(hand)  # the message names the first offending tile
-        prep = _Prepared(hand, facts.declared, facts._concealed_counts, facts._concealed_mask)
-        facts._keys = prep.keys
         arrs: list[Arrangement] = []
-        for matcher, shape in self._matchers:
-            arrs.extend(matcher(shape, hand, prep))
+        melds = len(hand.melds)
+        kinds = facts._concealed_mask.bit_count()
+        for matcher, shape, most_melds, fewest, most in self._matchers:
+            if melds <= most_melds and fewest <= kinds <= most:
+                arrs += matcher(shape, hand, facts)  # the context holds what the matchers read
         if not arrs:
             return False, 0, None, None, "not a winning shape"
         table = self.table
