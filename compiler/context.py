@@ -2,8 +2,9 @@
 
 ``PATTERN_NAMES`` is the vocabulary (name -> type, description) checked at compile
 time; :class:`HandContext` provides the same names at run time as plain attributes.
-Names in ``ARRANGEMENT_NAMES`` change with the arrangement; every other name is a fact
-of the hand, computed once per hand (:meth:`HandContext.for_hand`) and shared by the
+The names of the arrangement (shape, groups, sets, chows, pungs, kongs, pairs, pair,
+knitted, win_group, wait) change from one arrangement to the next; every other name is a
+fact of the hand, computed once per hand (:meth:`HandContext.for_hand`) and shared by the
 contexts of all its arrangements (:meth:`HandContext.arranged`, or :meth:`arrange` to
 reuse one object arrangement after arrangement). The expensive facts
 (the tiles the hand waited on) are computed only when a condition asks for them.
@@ -50,10 +51,6 @@ PATTERN_NAMES: dict[str, tuple[Type, str]] = {
     "missing_suit": (STR, "the declared missing suit (m, p, s), or \"\""),
 }
 
-#: The names whose value depends on the arrangement; a condition that reads none of
-#: them is evaluated once per hand.
-ARRANGEMENT_NAMES = frozenset({"shape", "groups", "sets", "chows", "pungs", "kongs", "pairs", "pair",
-                               "knitted", "win_group", "wait"})
 
 
 # Names computed on demand: generated code tests them after plain facts (compiler/codegen.py).

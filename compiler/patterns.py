@@ -429,8 +429,8 @@ class PatternTable:
         value = p.value_of(ctx)
         return Evaluation([(i, value, 1)], value, value if p.toward_minimum else 0, True, self)
 
-    def evaluate(self, ctx: Any, memo: dict[Any, Any] | None = None) -> Evaluation:
-        """Score one arrangement (``memo`` is accepted for compatibility and unused)."""
+    def evaluate(self, ctx: Any) -> Evaluation:
+        """Score one arrangement (a context of :mod:`compiler.context`)."""
         plan = self._plans.get(ctx.shape) or self._plan(ctx.shape)
         return plan.score(ctx)
 
