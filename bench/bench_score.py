@@ -225,8 +225,9 @@ def main() -> int:
           f"{rate['jsonl_without_start'] / same_job:.3f}x that (the figures above use the bare call)")
     print(f"  --jsonl over the sample x{args.jsonl_repeat}: every line parsed and scored again (no per-hand "
           "result cache; shared between hands only bounded tables keyed by one suit's counts, by a checked "
-          "declared set, by the kinds of one list of sets (combination patterns' choices), and by an output "
-          "piece's (pattern, value, count) or (valid, total))")
+          "declared set, by a (group, winning tile) placement, by the kinds of one list of sets (combination "
+          "patterns' choices), and by an output piece's (pattern, value, count) or (valid, total); the "
+          "generated scorers come from the compile cache)")
     print(f"  peak RSS: bench process {self_peak_kb / 1024:.1f} MB, --jsonl process over the sample "
           f"x{args.jsonl_repeat} {child_peak_kb / 1024:.1f} MB")
     return 0
