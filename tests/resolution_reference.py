@@ -54,42 +54,35 @@ def _resolve(patterns: list[Pattern], principles: Principles, found: list[list[i
     for i, mask, n in found:
         if i in dead:
             continue
-        if mask:
-            if any(mask & ~m == 0 for m in dead_within.get(i, [])):
-                continue
-            if debt.get(i):
-                take = min(debt[i], n)
-                debt[i] -= take
-                n -= take
-                if not n:
-                    continue
-            group = combination[i]
-            if group is not None:
-                if principles.non_identical:
-                    if used.get(i, 0) & mask:
-                        continue
-                    used[i] = used.get(i, 0) | mask
-                if principles.account_once and mask & (mask - 1):
-                    roots = set()
-                    bits = [j for j in range(mask.bit_length()) if mask >> j & 1]
-                    for j in bits:
-                        node = (group, j)
-                        while node in parent:
-                            node = parent[node]
-                        roots.add(node)
-                    if len(roots) < len(bits):
-                        if principles.non_identical:
-                            used[i] &= ~mask
-                        continue
-                    first, *rest = roots
-                    for r in rest:
-                        parent[r] = first
-        elif debt.get(i):
+        if mask and any(mask & ~m == 0 for m in dead_within.get(i, [])):
+            continue
+        if debt.get(i):
             take = min(debt[i], n)
             debt[i] -= take
             n -= take
             if not n:
                 continue
+        group = combination[i]
+        if mask and group is not None:
+            if principles.non_identical:
+                if used.get(i, 0) & mask:
+                    continue
+                used[i] = used.get(i, 0) | mask
+            if principles.account_once and mask & (mask - 1):
+                roots = set()
+                bits = [j for j in range(mask.bit_length()) if mask >> j & 1]
+                for j in bits:
+                    node = (group, j)
+                    while node in parent:
+                        node = parent[node]
+                    roots.add(node)
+                if len(roots) < len(bits):
+                    if principles.non_identical:
+                        used[i] &= ~mask
+                    continue
+                first, *rest = roots
+                for r in rest:
+                    parent[r] = first
         accepted.append([i, mask, n])
         for q in excl[i]:
             if mask and combination[q] is not None:

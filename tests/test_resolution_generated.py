@@ -14,32 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import resolution_reference as reference
+from test_mcr_principles import HEAD as TOY_HEAD
 from compiler import HandError, compile_text, parse_notation
 
-HEAD = """
-id: toy
-name: Toy
-title: Toy mahjong
-summary: A table written for a test.
-tiles:
-  - {group: characters, copies: 4}
-  - {group: dots, copies: 4}
-  - {group: bamboo, copies: 4}
-  - {group: winds, copies: 4}
-  - {group: dragons, copies: 4}
-table: {players: 4, dealer_tiles: 14, other_tiles: 13}
-play: {chow: previous_player, discard_win: first_in_seat_order, after_win: end_deal}
-settlement:
-  base: "total"
-  win:
-    - {from: discarder, amount: "total"}
-scoring:
-  unit: points
-  minimum: 0
-  shapes:
-    - {id: standard, kind: sets_and_pair, sets: 4}
-    - {id: pairs, kind: pairs, sets: 7}
-"""
+HEAD = TOY_HEAD + "    - {id: pairs, kind: pairs, sets: 7}\n"
 
 #: id -> (combination name or None, the condition line)
 TEMPLATES: dict[str, tuple[str | None, str]] = {
