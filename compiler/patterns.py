@@ -273,7 +273,6 @@ class PatternTable:
 
     def _condition(self, i: int) -> Compiled:
         return self.patterns[i].condition
-        self._plans.clear()  # the generated scorers apply the principles
 
     def problems(self) -> list[tuple[tuple[Any, ...], str]]:
         """(path in the variant file, message) for what cannot be evaluated as declared."""

@@ -55,7 +55,7 @@ class Scorer:
         # One number of copies for every playable kind: the tile check is one addition on
         # the context's _tiles_key (8 bits per kind): adding 127 - copies to every byte
         # sets its top bit exactly where there are more copies. 0 bits: the full check.
-        self._uniform_copies = uniform = counted.pop() if len(counted) == 1 else None
+        uniform = counted.pop() if len(counted) == 1 else None
         ones = sum(1 << 8 * k for k in range(len(copies) + 1))
         if uniform is not None and 0 <= uniform <= 127:
             self._over_add, self._over_bits = (127 - uniform) * ones, 0x80 * ones
