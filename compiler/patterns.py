@@ -246,6 +246,9 @@ class PatternTable:
         self._owed = {q for rep in self._repl for q, _ in rep}
         names = sorted({c for c in self._combination if c is not None})
         self._group_no = [names.index(c) if c is not None else -1 for c in self._combination]
+        # non_identical: the groups each combination has used, as one bit field per pattern
+        # of a single integer (cover masks are below 2 ** 64: one bit per group).
+        self._used_shift = [64 * i for i in range(len(patterns))]
         # Without exclusions or replacements of patterns listed earlier nothing accepted
         # is ever taken back: the scorer sums values as it accepts (else FINISH does).
         self._direct = not any(q < i for i, ex in enumerate(self._excl) for q in ex) and not any(
@@ -307,8 +310,8 @@ class PatternTable:
     # table order, with plain local variables: ``dead`` (bit q: pattern q excluded
     # whole), ``acc`` (accepted (position, cover, count) tuples, in table order), and
     # only where the table needs them: ``W<q>`` the covers within which combination q
-    # is excluded, ``D<q>`` the instances of q still owed to a replacement, ``U<i>`` the
-    # groups already in an instance of combination i (non_identical), ``A<g>`` the
+    # is excluded, ``D<q>`` the instances of q still owed to a replacement, ``U`` the
+    # groups already in an instance of each combination (non_identical), ``A<g>`` the
     # groups joined so far by combinations named g, as bit masks of connected groups
     # (account_once). What each pattern needs is decided here, once per table.
 
@@ -317,18 +320,17 @@ class PatternTable:
         lines = []
         mine = {i for i, _ in entries}
         for q in sorted(self._scoped_targets & mine):
-            lines.append(f"W{q} = []")
+            lines.append(f"W{q} = ()")
         for q in sorted(self._owed & mine):
             lines.append(f"D{q} = 0")
         principles = self.principles
         groups = []
         for i, p in entries:
-            if p.combination is not None:
-                if principles.non_identical:
-                    lines.append(f"U{i} = 0")
-                if principles.account_once and self._group_no[i] not in groups:
-                    groups.append(self._group_no[i])
-        lines.extend(f"A{g} = []" for g in groups)
+            if p.combination is not None and principles.account_once and self._group_no[i] not in groups:
+                groups.append(self._group_no[i])
+        if principles.non_identical:
+            lines.append("U = 0")
+        lines.extend(f"A{g} = ()" for g in groups)
         if self._direct:
             lines += ["total = 0", "mp = 0", "tw = 0"]
         return lines
@@ -362,13 +364,13 @@ class PatternTable:
             lines += [f"    if D{i}:", f"        D{i} -= 1", "        continue"]
         principles = self.principles
         if principles.non_identical:
-            lines += [f"    if U{i} & m:", "        continue"]
+            lines += [f"    if U >> {self._used_shift[i]} & m:", "        continue"]
         if principles.account_once:
             g = self._group_no[i]
             lines += ["    if m & (m - 1):", f"        joined = JOIN(A{g}, m)", "        if joined is None:",
                       "            continue", f"        A{g} = joined"]
         if principles.non_identical:
-            lines.append(f"    U{i} |= m")
+            lines.append(f"    U |= m << {self._used_shift[i]}")
         lines += [f"    {line}" for line in self._effect_lines(i, "m", "1", True)]
         if self._direct:  # the choices accepted were counted in k
             lines = ["k = 0", *lines, "if k:", *(f"    {line}" for line in self._scored_lines(i, "k"))]
@@ -407,7 +409,7 @@ class PatternTable:
         for q in self._excl[i]:
             scoped = mask != "0" and combination[q] is not None
             if scoped:
-                lines.append(f"W{q}.append({mask})")
+                lines.append(f"W{q} += ({mask},)")
             else:
                 whole |= 1 << q
             if q < i:  # listed earlier: take back what it already has
