@@ -34,8 +34,8 @@ def scorer_source(limits: list[tuple[int, Any]], entries: list[tuple[int, Any]],
                   guards: dict[int, int], accept: Callable[[int, bool], list[str]], result: str) -> dict[str, Any]:
     """The source of one Python function scoring an arrangement, ``def score(c)``, as plain
     data (``main``, and ``choosers``: the functions choosing groups for combination
-    patterns, by tag) that :func:`build_scorer` turns into the function and that a
-    compiled variant's cache entry can keep.
+    patterns, by tag; ``own``: the names below that it calls) that :func:`build_scorer`
+    turns into the function and that a compiled variant's cache entry can keep.
 
     In order: the ``limits`` (pattern position, pattern): the first that holds returns
     ``LIMIT(c, i)``; the choices of every combination pattern, each list's computed
@@ -49,13 +49,18 @@ def scorer_source(limits: list[tuple[int, Any]], entries: list[tuple[int, Any]],
     is called as ``F<i>(c)`` (a combination's matcher ``M<i>(c)``).
     """
     choosers: dict[str, str] = {}
+    own: list[str] = []  # F<i> and M<i> the source calls
     lines = ["def score(c):", "    acc = []"]
     for i, p in limits:
         cond = p.condition
         if p.combination is not None:
+            own.append(f"M{i}")
             test = f"M{i}(c)[1]"
         else:
-            src = cond.source if not cond.consts else f"F{i}(c)"
+            src = cond.source
+            if cond.consts:
+                own.append(f"F{i}")
+                src = f"F{i}(c)"
             test = src if p.when is not None else f"({src}) > 0"
         lines.append(f"    if {test}:")
         lines.append(f"        return LIMIT(c, {i})")
@@ -71,6 +76,7 @@ def scorer_source(limits: list[tuple[int, Any]], entries: list[tuple[int, Any]],
         if not cond.consts and cond.choice is not None:
             loops.setdefault((cond.domain, cond.arity), []).append((i, p))
         else:
+            own.append(f"M{i}")
             choices[i] = (f"M{i}(c)", "")
     by_domain: dict[str, list[tuple[int, list[tuple[int, Any]]]]] = {}
     for (domain, k), group in loops.items():
@@ -98,7 +104,10 @@ def scorer_source(limits: list[tuple[int, Any]], entries: list[tuple[int, Any]],
             lines.extend(f"{pad}    {line}" for line in accept(i, True))
             continue
         cond = p.condition
-        src = _cheap_first(cond.source) if not cond.consts else f"F{i}(c)"
+        src = _cheap_first(cond.source)
+        if cond.consts:
+            own.append(f"F{i}")
+            src = f"F{i}(c)"
         if p.when is not None:
             lines.append(f"{pad}if {src}:")
             lines.append(f"{pad}    n = 1")
@@ -107,11 +116,10 @@ def scorer_source(limits: list[tuple[int, Any]], entries: list[tuple[int, Any]],
             lines.append(f"{pad}if n > 0:")
         lines.extend(f"{pad}    {line}" for line in accept(i, False))
     lines.append(f"    return {result}")
-    return {"main": "\n".join(hoist_common(lines)), "choosers": choosers}
+    return {"main": "\n".join(hoist_common(lines)), "choosers": choosers, "own": own}
 
 
 _NONE_CHOSEN: dict[int, Any] = {}  # the choices of a list too short for any pattern (never filled)
-_OWN_NAMES = re.compile(r"\b([FM])(\d+)\(c\)")
 
 
 def build_scorer(source: Mapping[str, Any], condition: Callable[[int], Any], namespace: dict[str, Any],
@@ -129,9 +137,9 @@ def build_scorer(source: Mapping[str, Any], condition: Callable[[int], Any], nam
         exec(compile(src, f"<choices {tag} of {what}>", "exec"), ns, scope)  # noqa: S102 - generated
         ns[f"CHOOSE{tag}"] = scope["choose"]
         ns[f"CHOSEN{tag}"] = {}
-    for kind, i in _OWN_NAMES.findall(source["main"]):
-        cond = condition(int(i))
-        ns[f"{kind}{i}"] = cond.fn if kind == "F" else cond.matches
+    for name in source["own"]:
+        cond = condition(int(name[1:]))
+        ns[name] = cond.fn if name[0] == "F" else cond.matches
     scope = {}
     exec(compile(source["main"], f"<{what}>", "exec"), ns, scope)  # noqa: S102 - assembled from checked, generated sources
     return scope["score"]
