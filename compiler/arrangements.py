@@ -62,7 +62,6 @@ class ShapeSpec:
     concealed_only: bool = True
 
 
-_SET_ORDER = {"chow": 0, "pung": 1, "kong": 2}
 _BY_ORDER = attrgetter("order")
 
 
@@ -141,9 +140,6 @@ def group_positions(groups: Sequence[Any], domain: Sequence[Any]) -> list[int]:
         else:
             out.append(-1)
     return out
-
-
-_NONE: list[Any] = []
 
 
 def _fill(arr: Arrangement, shape: str, shape_kind: str, groups: list[Group], win_group: Group | None,
@@ -523,7 +519,7 @@ def _place_win(shape: ShapeSpec, raw: Sequence[Group], hand: Hand, declared: lis
         groups[idx] = win_group
         if declared:
             groups += declared
-        out.append(_fill(Arrangement.__new__(Arrangement), shape_id, shape_kind, groups, win_group, wait))
+        out.append(_new(shape_id, shape_kind, groups, win_group, wait))
     return out
 
 
