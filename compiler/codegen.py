@@ -116,7 +116,7 @@ def scorer_source(limits: list[tuple[int, Any]], entries: list[tuple[int, Any]],
             lines.append(f"{pad}if n > 0:")
         lines.extend(f"{pad}    {line}" for line in accept(i, False))
     lines.append(f"    return {result}")
-    return {"main": "\n".join(hoist_common(lines)), "choosers": choosers, "own": own}
+    return {"main": "\n".join(_facts_before_guards(hoist_common(lines))), "choosers": choosers, "own": own}
 
 
 _NONE_CHOSEN: dict[int, Any] = {}  # the choices of a list too short for any pattern (never filled)
@@ -217,11 +217,39 @@ def _choice_loops(domain: str, loops_of: list[tuple[int, list[tuple[int, Any]]]]
                 found[i] = (f"rd{tag}.get({i})", bits)
     for k, group, conds in rest:
         out.extend(f"    f{i} = ()" for i, _ in group)
-        out.append(f"    if n >= {k}:")
-        out.extend(_loop_lines(k, group, conds, 1))
+        fixed = {i: _split_fixed(conds[i]) for i, _ in group}
+        if all(fixed[i][0] for i, _ in group):
+            # Every condition has a part the choice does not change: the loop runs only
+            # when one of those parts holds, and each condition tests its own first.
+            out.append(f"    if n >= {k}:")
+            out.extend(f"        t{i} = {fixed[i][0]}" for i, _ in group)
+            out.append(f"        if {' or '.join(f't{i}' for i, _ in group)}:")
+            out.extend(_loop_lines(k, group, {i: f"t{i} and {fixed[i][1]}" for i, _ in group}, 2))
+        else:
+            out.append(f"    if n >= {k}:")
+            out.extend(_loop_lines(k, group, conds, 1))
         for i, _ in group:
             found[i] = (f"f{i}", bits)
     return out, found
+
+
+_CHOSEN_NAME = re.compile(r"\b(?:g\d+|i\d+|G)\b")
+
+
+def _split_fixed(cond: str) -> tuple[str, str]:
+    """A choice condition as (the conjuncts that do not read the choice, the others), each
+    as source ("" when there is none of the first, "True" of the second). Only conjuncts
+    before the first that can fail move, and none computed on demand."""
+    fixed: list[str] = []
+    moving: list[str] = []
+    for part in _conjuncts(cond):
+        if (moving and _FAILS.search(moving[-1])) or _FAILS.search(part) or _CHOSEN_NAME.search(part) \
+                or any(name in part for name in LAZY_NAMES) or not _closed(part):
+            moving.append(part)
+        else:
+            fixed.append(part)
+    wrap = lambda parts: " and ".join(p if _closes_at_end(p) else f"({p})" for p in parts)  # noqa: E731
+    return wrap(fixed), wrap(moving) or "True"
 
 
 _GROUP_ATTRIBUTE = re.compile(r"\bg\d+\.(\w+)")
@@ -296,6 +324,42 @@ def _cheap_first(src: str) -> str:
         return src
     return "(" + " and ".join(p if p.startswith("(") and _closes_at_end(p) else f"({p})"
                               for p in cheap + dear + rest) + ")"
+
+
+def _is_cheap(src: str) -> bool:
+    """Whether generated source only reads facts and compares them (no call but ``len``
+    of a list, no loop, no name computed on demand, nothing that can fail)."""
+    return not (_FAILS.search(src) or _WORKS.search(_SIMPLE_LEN.sub("n", src))
+                or any(name in src for name in LAZY_NAMES))
+
+
+_GUARD = re.compile(r"    if not dead & \d+:")
+
+
+def _facts_before_guards(lines: list[str]) -> list[str]:
+    """Where a guard of excluded patterns holds nothing but ``if <cheap condition>:``,
+    the condition first and the guard after it, in one test: reading a fact costs less
+    than testing the mask, and most conditions fail. Conditions are pure and a cheap one
+    cannot fail, so the order changes no result."""
+    out: list[str] = []
+    j = 0
+    while j < len(lines):
+        line = lines[j]
+        inner = lines[j + 1] if j + 1 < len(lines) else ""
+        if _GUARD.fullmatch(line) and inner.startswith("        if ") and inner.endswith(":"):
+            end = j + 2
+            while end < len(lines) and lines[end].startswith("            "):
+                end += 1
+            cond = inner[len("        if "):-1]
+            if (end == len(lines) or not lines[end].startswith("        ")) and _is_cheap(cond):
+                wrapped = cond if _closes_at_end(cond) or " " not in cond else f"({cond})"
+                out.append(f"    if {wrapped} and {line.strip()[3:-1]}:")
+                out.extend(body[4:] for body in lines[j + 2:end])
+                j = end
+                continue
+        out.append(line)
+        j += 1
+    return out
 
 
 _MARK = re.compile(r"""[()\[\]{}'"\\]""")

@@ -31,6 +31,11 @@ TEMPLATES: dict[str, tuple[str | None, str]] = {
     "two_pungs": ("pungs", 'count: "count(a, b in pungs: true)"'),
     "honor_pung": ("pungs", 'count: "count(s in pungs: s.honor)"'),
     "sets_of_a_suit": ("sets", 'count: "count(a, b in sets: a.suit == b.suit)"'),
+    # Combinations reading the context: chosen in a loop on every arrangement, which
+    # runs only when the part not reading the choice holds (here, the pair's).
+    "pair_chows": ("chows", 'count: "count(a, b in chows: pair.terminal and a.suit == b.suit)"'),
+    "drawn_chows": ("chows", 'count: "count(a, b in chows: self_drawn and a.rank == b.rank)"'),
+    "win_chow": ("chows", 'count: "count(s in chows: s.suit == win.suit)"'),
     "self_drawn": (None, 'when: "self_drawn"'),
     "many_chows": (None, 'when: "len(chows) >= 2"'),
     "pung_count": (None, 'count: "count(s in sets: s.pung)"'),
@@ -122,3 +127,25 @@ def test_generated_scorer_agrees_with_the_plain_reading(table: str, cases: list[
         expected = reference.score(variant, hand)
         got = [(f.id, f.value, f.count) for f in result.fans] if result.arrangement is not None else None
         assert got == expected, (table, text)
+
+
+def _table_of(ids: list[str], principles: str = "{account_once: false, non_identical: false}") -> str:
+    lines = [f"  principles: {principles}", "  patterns:"]
+    for pid in ids:
+        combination, condition = TEMPLATES[pid]
+        lines += [f"    - id: {pid}", f"      name: {pid}", "      description: A test pattern.", "      value: 2",
+                  f"      {condition}"]
+        if combination is not None:
+            lines.append(f"      combination: {combination}")
+    return "\n".join(lines) + "\n"
+
+
+def test_a_choice_loop_reading_the_context_tests_each_condition_whole() -> None:
+    # Both conditions have a part the choice does not change (the pair's, self_drawn): the
+    # loop runs because one holds, and must not count the other's choices.
+    variant = compile_text(HEAD + _table_of(["pair_chows", "drawn_chows", "self_drawn"]), "toy.yaml")
+    for text, self_drawn in [("123m 456m 123p 789s 5p +5p", True), ("123m 456m 123p 789s 9p +9p", False),
+                             ("123m 123p 456p 789s 9p +9p", True)]:
+        hand = parse_notation(text, self_drawn=self_drawn)
+        got = [(f.id, f.value, f.count) for f in variant.scorer.score(hand).fans]
+        assert got == reference.score(variant, hand), text
