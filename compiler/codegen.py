@@ -31,7 +31,8 @@ from .groups import KIND_ATTRIBUTES
 
 
 def scorer_source(limits: list[tuple[int, Any]], entries: list[tuple[int, Any]], state: list[str],
-                  guards: dict[int, int], accept: Callable[[int, bool], list[str]], result: str) -> dict[str, Any]:
+                  guards: dict[int, int], accept: Callable[..., list[str]], result: str,
+                  local: frozenset[int] = frozenset()) -> dict[str, Any]:
     """The source of one Python function scoring an arrangement, ``def score(c)``, as plain
     data (``main``, and ``choosers``: the functions choosing groups for combination
     patterns, by tag; ``own``: the names below that it calls) that :func:`build_scorer`
@@ -46,7 +47,9 @@ def scorer_source(limits: list[tuple[int, Any]], entries: list[tuple[int, Any]],
     the lines ``accept(i, combination)`` returns (compiler/patterns.py owns what
     acceptance means; they read ``n``, or ``ch`` and ``rb`` for the choices and their
     cover bits); finally ``return <result>``. A condition that needs names of its own
-    is called as ``F<i>(c)`` (a combination's matcher ``M<i>(c)``).
+    is called as ``F<i>(c)`` (a combination's matcher ``M<i>(c)``). The combinations of
+    ``local`` number the groups of their own list: their choices are listed as covers
+    (``accept(i, True, True)`` reads each as ``m``), not as index tuples.
     """
     choosers: dict[str, str] = {}
     own: list[str] = []  # F<i> and M<i> the source calls
@@ -82,7 +85,7 @@ def scorer_source(limits: list[tuple[int, Any]], entries: list[tuple[int, Any]],
     for (domain, k), group in loops.items():
         by_domain.setdefault(domain, []).append((k, group))
     for domain, loops_of in by_domain.items():
-        pre, found = _choice_loops(domain, loops_of, choosers)
+        pre, found = _choice_loops(domain, loops_of, choosers, local)
         lines.extend(pre)
         choices.update(found)
     for i, p in entries:
@@ -93,6 +96,11 @@ def scorer_source(limits: list[tuple[int, Any]], entries: list[tuple[int, Any]],
             pad = "        "
         if p.combination is not None:
             got, bits = choices[i]
+            if bits is None:  # covers, listed with the choices
+                lines.append(f"{pad}ch = {got}")
+                lines.append(f"{pad}if ch:")
+                lines.extend(f"{pad}    {line}" for line in accept(i, True, True))
+                continue
             if bits:
                 lines.append(f"{pad}ch = {got}")
             else:  # a matcher of its own: (the list, the choices)
@@ -153,8 +161,8 @@ CHOICE_TABLE_LIMIT = 20000
 _READS_MORE = re.compile(r"\bc\b|\bD\(|\bP\(")
 
 
-def _choice_loops(domain: str, loops_of: list[tuple[int, list[tuple[int, Any]]]],
-                  choosers: dict[str, str]) -> tuple[list[str], dict[int, tuple[str, str]]]:
+def _choice_loops(domain: str, loops_of: list[tuple[int, list[tuple[int, Any]]]], choosers: dict[str, str],
+                  local: frozenset[int] = frozenset()) -> tuple[list[str], dict[int, tuple[str, str | None]]]:
     """The choices of ``k`` groups of ``domain`` for the combination patterns of each
     (k, group) of ``loops_of``: the lines computing them, and for each pattern the
     source of its list of accepted choices (index tuples) and of their cover bits.
@@ -165,7 +173,9 @@ def _choice_loops(domain: str, loops_of: list[tuple[int, list[tuple[int, Any]]]]
     exact key. Their accepted choices, for every k at once, come from one bounded table
     per list keyed by that tuple, filled by a generated chooser on first sight (at most
     :data:`CHOICE_TABLE_LIMIT` entries; past it, worked out without being kept). The
-    other patterns keep their loop, run on every arrangement.
+    other patterns keep their loop, run on every arrangement. A pattern of ``local``
+    lists each choice as its cover over the list (bit j for ``G[j]``), with no cover
+    bits of the arrangement to look up (its source of bits is None).
 
     (Separate loops per pattern, each conjunct tested as soon as its groups are chosen,
     were measured: with the four or five sets of a hand they cost more than they save.)
@@ -197,7 +207,7 @@ def _choice_loops(domain: str, loops_of: list[tuple[int, list[tuple[int, Any]]]]
         chooser = ["def choose(G):", "    n = len(G)", "    r = {}"]
         for k, group, conds in pure:
             chooser.append(f"    if n >= {k}:")
-            chooser.extend(_loop_lines(k, group, conds, 1))
+            chooser.extend(_loop_lines(k, group, conds, 1, local))
             for i, _ in group:
                 chooser.append(f"        if f{i}:")
                 chooser.append(f"            r[{i}] = f{i}")
@@ -214,7 +224,7 @@ def _choice_loops(domain: str, loops_of: list[tuple[int, list[tuple[int, Any]]]]
         out.append(f"                CHOSEN{tag}[rk] = rd{tag}")
         for _, group, _ in pure:
             for i, _ in group:
-                found[i] = (f"rd{tag}.get({i})", bits)
+                found[i] = (f"rd{tag}.get({i})", None if i in local else bits)
     for k, group, conds in rest:
         out.extend(f"    f{i} = ()" for i, _ in group)
         fixed = {i: _split_fixed(conds[i]) for i, _ in group}
@@ -224,12 +234,12 @@ def _choice_loops(domain: str, loops_of: list[tuple[int, list[tuple[int, Any]]]]
             out.append(f"    if n >= {k}:")
             out.extend(f"        t{i} = {fixed[i][0]}" for i, _ in group)
             out.append(f"        if {' or '.join(f't{i}' for i, _ in group)}:")
-            out.extend(_loop_lines(k, group, {i: f"t{i} and {fixed[i][1]}" for i, _ in group}, 2))
+            out.extend(_loop_lines(k, group, {i: f"t{i} and {fixed[i][1]}" for i, _ in group}, 2, local))
         else:
             out.append(f"    if n >= {k}:")
-            out.extend(_loop_lines(k, group, conds, 1))
+            out.extend(_loop_lines(k, group, conds, 1, local))
         for i, _ in group:
-            found[i] = (f"f{i}", bits)
+            found[i] = (f"f{i}", None if i in local else bits)
     return out, found
 
 
@@ -267,12 +277,15 @@ def _reads_kind_only(cond: str, k: int) -> bool:
     return re.search(r"\bg\d+\b|\bG\b", rest) is None
 
 
-def _loop_lines(k: int, group: list[tuple[int, Any]], conds: dict[int, str], indent: int) -> list[str]:
+def _loop_lines(k: int, group: list[tuple[int, Any]], conds: dict[int, str], indent: int,
+                local: frozenset[int] = frozenset()) -> list[str]:
     """The loop over the choices of ``k`` elements of ``G`` (of length ``n``) appending each
-    choice that ``conds[i]`` accepts to ``f<i>``, ``indent`` levels deeper than a function body."""
+    choice that ``conds[i]`` accepts to ``f<i>`` (as indexes, or as a cover over ``G`` for
+    the patterns of ``local``), ``indent`` levels deeper than a function body."""
     pad = "    " * indent
     idx = [f"i{j}" for j in range(k)]
-    choice = f"({', '.join(idx)},)"
+    tuple_of = f"({', '.join(idx)},)"
+    cover = " | ".join(f"1 << {x}" for x in idx)
     out = []
     for i, _ in group:
         out.append(f"{pad}    f{i} = []")
@@ -283,7 +296,7 @@ def _loop_lines(k: int, group: list[tuple[int, Any]], conds: dict[int, str], ind
         out.append(pad + "    " * (j + 2) + f"g{j} = G[{idx[j]}]")
     for i, _ in group:
         out.append(pad + "    " * (k + 1) + f"if {conds[i]}:")
-        out.append(pad + "    " * (k + 2) + f"f{i}.append({choice})")
+        out.append(pad + "    " * (k + 2) + f"f{i}.append({cover if i in local else tuple_of})")
     return out
 
 

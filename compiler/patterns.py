@@ -181,7 +181,7 @@ class _Plan:
         """The generated scorer of this shape, as plain data (compiler/codegen.py)."""
         table = self.table
         return scorer_source(self.limits, self.ordinary, table._state_lines(self.ordinary), table._guards,
-                             table._accept_lines, table._result(bool(self.fallbacks)))
+                             table._accept_lines, table._result(bool(self.fallbacks)), table._local_covers())
 
     def finish(self, ctx: Any, accepted: list[Any]) -> Evaluation:
         """The evaluation of the accepted (position, cover, count) instances of a table
@@ -342,18 +342,66 @@ class PatternTable:
         done = "EVAL(acc, total, mp, False, TABLE)"
         return f"{done} if tw else FALLBACK(c, acc)" if fallbacks else done
 
-    def _accept_lines(self, i: int, combination: bool) -> list[str]:
+    def _local_covers(self) -> frozenset[int]:
+        """The combination patterns whose covers may number the groups of their own list
+        (bit j: its j-th element) rather than the arrangement's groups, so that a choice
+        comes with its cover from a table keyed by the list's kinds (compiler/codegen.py).
+
+        That holds where the covers of different patterns never meet unless they number
+        the same list: in a table that sums as it accepts (nothing is taken back), every
+        combination linked to the pattern (a scoped exclusion, a replacement, the same
+        account_once name, in either direction) chooses a fixed number of groups from the
+        same list, every element of which is a group of the arrangement."""
+        if not self._direct:
+            return frozenset()
+        patterns = self.patterns
+        comb = [i for i, c in enumerate(self._combination) if c is not None]
+        root = {i: i for i in comb}
+
+        def find(i: int) -> int:
+            while root[i] != i:
+                i = root[i]
+            return i
+
+        def link(i: int, q: int) -> None:
+            if i in root and q in root:
+                root[find(i)] = find(q)
+
+        for i in comb:
+            for q in self._excl[i]:
+                link(i, q)
+            for q, _ in self._repl[i]:
+                link(i, q)
+        if self.principles.account_once:
+            first: dict[int, int] = {}
+            for i in comb:
+                link(i, first.setdefault(self._group_no[i], i))
+        members: dict[int, list[int]] = {}
+        for i in comb:
+            members.setdefault(find(i), []).append(i)
+        local: set[int] = set()
+        for group in members.values():
+            conds = [patterns[i].condition for i in group]
+            if (len({c.domain for c in conds}) == 1 and covers_every_group(conds[0].domain)
+                    and all(c.arity and c.choice is not None and not c.consts for c in conds)):
+                local.update(group)
+        return frozenset(local)
+
+    def _accept_lines(self, i: int, combination: bool, local: bool = False) -> list[str]:
         """What the generated scorer does with the instances of pattern ``i``: ``n`` of a
         whole-hand pattern, or each choice ``cc`` of ``ch`` (cover bits ``rb``) of a
-        combination; see the module docstring for the rules applied."""
+        combination, or with ``local`` each cover ``m`` of ``ch`` (see
+        :meth:`_local_covers`); see the module docstring for the rules applied."""
         if not combination:
             return self._whole_lines(i, "n", False)
-        lines = ["for cc in ch:"]
         arity = self.patterns[i].condition.arity
-        if arity:
+        if local:
+            lines = ["for m in ch:"]
+        elif arity:
+            lines = ["for cc in ch:"]
             lines.append("    m = " + " | ".join(f"rb[cc[{j}]]" for j in range(arity)))
         else:
-            lines += ["    m = 0", "    for j in cc:", "        m |= rb[j]"]
+            lines = ["for cc in ch:", "    m = 0", "    for j in cc:", "        m |= rb[j]"]
         if not covers_every_group(self.patterns[i].condition.domain):
             # A choice of groups outside the arrangement covers nothing: a whole-hand instance.
             lines += ["    if not m:"] + [f"        {line}" for line in self._whole_lines(i, "1", True)]

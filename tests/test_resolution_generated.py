@@ -149,3 +149,29 @@ def test_a_choice_loop_reading_the_context_tests_each_condition_whole() -> None:
         hand = parse_notation(text, self_drawn=self_drawn)
         got = [(f.id, f.value, f.count) for f in variant.scorer.score(hand).fans]
         assert got == reference.score(variant, hand), text
+
+
+def test_covers_of_different_lists_meet_in_the_arrangements_numbering() -> None:
+    # A pattern over sets excludes one over chows within its cover: the two lists number
+    # their groups differently (a pung comes first among the sets), so the covers must be
+    # read in the arrangement's numbering, not each list's own.
+    table = """  principles: {account_once: false, non_identical: false}
+  patterns:
+    - id: pung_and_chow
+      name: pung_and_chow
+      description: A test pattern.
+      value: 3
+      count: "count(a, b in sets: a.pung and b.chow and a.suit == b.suit)"
+      combination: sets
+      excludes: [two_chows]
+    - id: two_chows
+      name: two_chows
+      description: A test pattern.
+      value: 2
+      count: "count(a, b in chows: a.suit == b.suit)"
+      combination: chows
+"""
+    variant = compile_text(HEAD + table, "toy.yaml")
+    hand = parse_notation("111m 234m 567m 789m 5s +5s")
+    got = [(f.id, f.value, f.count) for f in variant.scorer.score(hand).fans]
+    assert got == reference.score(variant, hand) == [("pung_and_chow", 3, 3), ("two_chows", 2, 3)]
