@@ -559,11 +559,77 @@ class _Prepared:
 _NO_ARRANGEMENTS: list[Arrangement] = []
 
 
+#: (one suit's split, winning tile, self-drawn) -> the places of the winning tile in the
+#: split, in the order :func:`_place_win` tries them (equal groups once): (placement
+#: order, index in the split, wait, the group holding it). Bounded.
+_SPLIT_PLACES: dict[tuple[tuple[Group, ...], int, bool], tuple[tuple[int, int, str, Group], ...]] = {}
+
+
+def _split_places(split: tuple[Group, ...], win: int, self_drawn: bool) -> tuple[tuple[int, int, str, Group], ...]:
+    places = []
+    seen: list[Group] = []
+    concealed = 3 if self_drawn else 2
+    for idx, g in enumerate(split):
+        p = _placement(g, win)
+        if p is None or g in seen:
+            continue
+        seen.append(g)
+        places.append((p[0], idx, p[1], p[concealed]))
+    places.sort()
+    got = tuple(places)
+    if len(_SPLIT_PLACES) >= CACHE_SIZE:
+        _SPLIT_PLACES.clear()
+    _SPLIT_PLACES[(split, win, self_drawn)] = got
+    return got
+
+
 def _sets_and_pair(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> list[Arrangement]:
     need = shape.sets - len(hand.melds)
     if need < 0 or prep._size != 3 * need + 2:
         return _NO_ARRANGEMENTS
-    divisions = _divisions(prep._keys)
+    # Most hands split one way in every suit: the division is the suits' splits in turn,
+    # and the winning tile's places are those in its suit's split (kept per split).
+    keys = prep._keys
+    win = hand.win_tile
+    win_suit = SUIT_OF[win]
+    division: tuple[Group, ...] = ()
+    pairs = 0
+    start = 0
+    win_split: tuple[Group, ...] = ()
+    s = 0
+    for key in keys:
+        if key:
+            t = _TABLES[s].get(key) or suit_table(s, key)
+            splits = t.splits
+            if len(splits) != 1:
+                if not splits:
+                    return _NO_ARRANGEMENTS
+                break
+            if s == win_suit:
+                start = len(division)
+                win_split = splits[0]
+            division += splits[0]
+            pairs += t.pairs[0]
+        s += 1
+    else:
+        if pairs != 1:
+            return _NO_ARRANGEMENTS
+        self_drawn = hand.self_drawn
+        places = _SPLIT_PLACES.get((win_split, win, self_drawn))
+        if places is None:
+            places = _split_places(win_split, win, self_drawn)
+        declared = prep.declared
+        shape_id = shape.id
+        shape_kind = shape.kind
+        out = []
+        for _, idx, wait, win_group in places:
+            groups = list(division)
+            groups[start + idx] = win_group
+            if declared:
+                groups += declared
+            out.append(_new(shape_id, shape_kind, groups, win_group, wait))
+        return out
+    divisions = _divisions(keys)
     if not divisions:
         return _NO_ARRANGEMENTS
     declared = prep.declared
