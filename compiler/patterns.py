@@ -246,14 +246,12 @@ class PatternTable:
         self._owed = {q for rep in self._repl for q, _ in rep}
         names = sorted({c for c in self._combination if c is not None})
         self._group_no = [names.index(c) if c is not None else -1 for c in self._combination]
-        # non_identical: the groups each combination has used, as one bit field per pattern
-        # of a single integer (cover masks are below 2 ** 64: one bit per group).
-        self._used_shift = [64 * i for i in range(len(patterns))]
         # Without exclusions or replacements of patterns listed earlier nothing accepted
         # is ever taken back: the scorer sums values as it accepts (else FINISH does).
         self._direct = not any(q < i for i, ex in enumerate(self._excl) for q in ex) and not any(
             q < i for i, rep in enumerate(self._repl) for q, _ in rep)
         self._plans: dict[str, _Plan] = {}
+        self._layout: tuple[frozenset[int], dict[int, int]] | None = None  # see _local_covers
         #: The generated scorer of each shape as plain data, filled on first use or from
         #: the compile cache (see :meth:`generate_all`).
         self.sources: dict[str, dict[str, Any]] = {}
@@ -264,6 +262,7 @@ class PatternTable:
         if new != self.principles:
             self.principles = new
             self._plans.clear()  # the generated scorers apply the principles
+            self._layout = None
             self.sources.clear()
 
     def generate_all(self, shapes: list[str]) -> dict[str, dict[str, Any]]:
@@ -343,6 +342,28 @@ class PatternTable:
         return f"{done} if tw else FALLBACK(c, acc)" if fallbacks else done
 
     def _local_covers(self) -> frozenset[int]:
+        """The combinations whose covers number their own list (:meth:`_find_local_covers`)."""
+        return self._covers_layout()[0]
+
+    def _used_shift(self, i: int) -> int:
+        """non_identical: where the groups combination ``i`` has used start in ``U``, one
+        bit field per combination in a single integer: 16 bits for covers over a list
+        (of at most 14 groups), 64 for covers over the arrangement's groups."""
+        return self._covers_layout()[1][i]
+
+    def _covers_layout(self) -> tuple[frozenset[int], dict[int, int]]:
+        if self._layout is None:
+            local = self._find_local_covers()
+            shifts = {}
+            at = 0
+            for i, c in enumerate(self._combination):
+                if c is not None:
+                    shifts[i] = at
+                    at += 16 if i in local else 64
+            self._layout = (local, shifts)
+        return self._layout
+
+    def _find_local_covers(self) -> frozenset[int]:
         """The combination patterns whose covers may number the groups of their own list
         (bit j: its j-th element) rather than the arrangement's groups, so that a choice
         comes with its cover from a table keyed by the list's kinds (compiler/codegen.py).
@@ -412,13 +433,13 @@ class PatternTable:
             lines += [f"    if D{i}:", f"        D{i} -= 1", "        continue"]
         principles = self.principles
         if principles.non_identical:
-            lines += [f"    if U >> {self._used_shift[i]} & m:", "        continue"]
+            lines += [f"    if U >> {self._used_shift(i)} & m:", "        continue"]
         if principles.account_once:
             g = self._group_no[i]
             lines += ["    if m & (m - 1):", f"        joined = JOIN(A{g}, m)", "        if joined is None:",
                       "            continue", f"        A{g} = joined"]
         if principles.non_identical:
-            lines.append(f"    U |= m << {self._used_shift[i]}")
+            lines.append(f"    U |= m << {self._used_shift(i)}")
         lines += [f"    {line}" for line in self._effect_lines(i, "m", "1", True)]
         if self._direct:  # the choices accepted were counted in k
             lines = ["k = 0", *lines, "if k:", *(f"    {line}" for line in self._scored_lines(i, "k"))]
