@@ -654,10 +654,13 @@ def _pairs(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> list[Arrangement]:
     if 1 in counts or 3 in counts:
         return _NO_ARRANGEMENTS
     raw = []
-    for k, c in enumerate(counts):
-        if c == 2 or (c == 4 and shape.quads_as_two_pairs):
-            raw.extend([make_group("pair", k, True)] * (c // 2))
-        elif c:
+    for k in _kinds_in(prep._concealed_mask):
+        c = counts[k]
+        if c == 2:
+            raw.append(make_group("pair", k, True))
+        elif c == 4 and shape.quads_as_two_pairs:
+            raw += [make_group("pair", k, True)] * 2
+        else:
             return _NO_ARRANGEMENTS
     if len(raw) == shape.sets:
         return _place_win(shape, raw, hand, [], "single")
@@ -666,19 +669,28 @@ def _pairs(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> list[Arrangement]:
 
 def _unique_plus_pair(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> list[Arrangement]:
     wanted = set(shape.tiles)
-    if hand.melds or prep._concealed_mask.bit_count() != len(wanted):  # every wanted kind, no other
+    if hand.melds or prep._concealed_mask != _mask_of(shape.tiles):  # every wanted kind, no other
         return _NO_ARRANGEMENTS
     counts = prep._concealed_counts
-    if 3 in counts or 4 in counts:
-        return _NO_ARRANGEMENTS
-    if any(c and k not in wanted for k, c in enumerate(counts)):
-        return _NO_ARRANGEMENTS
-    if any(counts[k] == 0 for k in wanted) or sorted(counts[k] for k in wanted)[-1] != 2:
-        return _NO_ARRANGEMENTS
-    if sum(counts) != len(wanted) + 1:
+    if 3 in counts or 4 in counts or sum(counts) != len(wanted) + 1:  # so exactly one held twice
         return _NO_ARRANGEMENTS
     raw = [make_group("pair" if counts[k] == 2 else "single", k, True) for k in sorted(wanted)]
     return _place_win(shape, raw, hand, [], "none")
+
+
+_MASKS: dict[tuple[int, ...], int] = {}
+
+
+def _mask_of(kinds: tuple[int, ...]) -> int:
+    """The kinds as a bit mask (kept per tuple: a variant's shapes have a few)."""
+    got = _MASKS.get(kinds)
+    if got is None:
+        got = 0
+        for k in kinds:
+            got |= 1 << k
+        if len(_MASKS) < 64:
+            _MASKS[kinds] = got
+    return got
 
 
 def _knitted_and_honors(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> list[Arrangement]:
@@ -687,7 +699,7 @@ def _knitted_and_honors(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> list[A
     counts = prep._concealed_counts
     if 2 in counts or 3 in counts or 4 in counts or sum(counts) != 14:
         return _NO_ARRANGEMENTS
-    present = {k for k, c in enumerate(counts) if c}
+    present = set(_kinds_in(prep._concealed_mask))
     suited = {k for k in present if k < 27}
     for perm, kinds in zip(KNITTED_PERMS, KNITTED_SETS):
         if suited <= kinds:
