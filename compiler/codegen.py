@@ -544,7 +544,27 @@ def hoist_common(lines: list[str]) -> list[str]:
         body = [line.replace(part, name) for line in body]
         hoisted = [(n, e.replace(part, name)) for n, e in hoisted]
         hoisted.append((name, part))
-    return lines[:2] + [f"    {name} = {expr}" for name, expr in reversed(hoisted)] + body
+    top = [line for name, expr in reversed(hoisted) for line in _as_statements(name, expr)]
+    return lines[:2] + top + body
+
+
+_COUNTED = re.compile(r"\(\(len\(\[1 for (v\d+_\w+) in (c\.\w+) if (.+)\]\) if \2 else 0\)\)")
+_FILTERED = re.compile(r"\(\(\[(v\d+_\w+) for \1 in (c\.\w+) if (.+)\] if \2 else \[\]\)\)")
+
+
+def _as_statements(name: str, expr: str) -> list[str]:
+    """``name = expr`` at the top of a generated function; a count or a filter over a list
+    of the context as a plain loop (no comprehension to call for a list of a few sets)."""
+    m = _COUNTED.fullmatch(expr)
+    if m:
+        var, domain, cond = m.groups()
+        return [f"    {name} = 0", f"    for {var} in {domain}:", f"        if {cond}:", f"            {name} += 1"]
+    m = _FILTERED.fullmatch(expr)
+    if m:
+        var, domain, cond = m.groups()
+        return [f"    {name} = []", f"    for {var} in {domain}:", f"        if {cond}:",
+                f"            {name}.append({var})"]
+    return [f"    {name} = {expr}"]
 
 
 Instance = tuple[int, int, int]  # (pattern position, cover bit mask over the groups, count)
