@@ -204,30 +204,33 @@ def _choice_loops(domain: str, loops_of: list[tuple[int, list[tuple[int, Any]]]]
     by_kind = all(_reads_kind_only(conds[i], k) for k, group, conds in pure for i, _ in group)
     if pure:
         tag = str(len(choosers))
-        chooser = ["def choose(G):", "    n = len(G)", "    r = {}"]
-        for k, group, conds in pure:
-            chooser.append(f"    if n >= {k}:")
-            chooser.extend(_loop_lines(k, group, conds, 1, local))
-            for i, _ in group:
-                chooser.append(f"        if f{i}:")
-                chooser.append(f"            r[{i}] = f{i}")
-        chooser.append("    return r")
-        choosers[tag] = "\n".join(chooser)
+        choosers[tag] = "\n".join(_chooser_lines(k, group, conds, local) for k, group, conds in pure).join(
+            ("def choose(G):\n    n = len(G)\n    r = {}\n", "\n    return r"))
         least = min(k for k, _, _ in pure)
         out.append(f"    rd{tag} = NONE_CHOSEN")
         out.append(f"    if n >= {least}:")
         out.append("        rk = KIND_KEY(G)" if by_kind else "        rk = (*G,)")
-        out.append(f"        rd{tag} = CHOSEN{tag}.get(rk)")
-        out.append(f"        if rd{tag} is None:")
-        out.append(f"            rd{tag} = CHOOSE{tag}(G)")
-        out.append(f"            if len(CHOSEN{tag}) < {CHOICE_TABLE_LIMIT}:")
-        out.append(f"                CHOSEN{tag}[rk] = rd{tag}")
+        out.extend(_memo_lines(tag, f"CHOOSE{tag}(G)"))
         for _, group, _ in pure:
             for i, _ in group:
                 found[i] = (f"rd{tag}.get({i})", None if i in local else bits)
     for k, group, conds in rest:
-        out.extend(f"    f{i} = ()" for i, _ in group)
         fixed = {i: _split_fixed(conds[i]) for i, _ in group}
+        if not all(fixed[i][0] for i, _ in group) and _keyable(group, conds):
+            # Besides the chosen groups, the conditions read only single immutable values
+            # of the context: those values and the groups make a table's key.
+            tag = str(len(choosers))
+            choosers[tag] = _chooser_source(k, group, conds, local, "G, c")
+            read = sorted({f"c.{name}" for i, _ in group for name in _CONTEXT_NAME.findall(conds[i])})
+            by_kind = all(_reads_kind_only(conds[i], k) for i, _ in group)
+            out.append(f"    rd{tag} = NONE_CHOSEN")
+            out.append(f"    if n >= {k}:")
+            out.append(f"        rk = ({'KIND_KEY(G)' if by_kind else '(*G,)'}, {', '.join(read)})")
+            out.extend(_memo_lines(tag, f"CHOOSE{tag}(G, c)"))
+            for i, _ in group:
+                found[i] = (f"rd{tag}.get({i})", None if i in local else bits)
+            continue
+        out.extend(f"    f{i} = ()" for i, _ in group)
         if all(fixed[i][0] for i, _ in group):
             # Every condition has a part the choice does not change: the loop runs only
             # when one of those parts holds, and each condition tests its own first.
@@ -241,6 +244,44 @@ def _choice_loops(domain: str, loops_of: list[tuple[int, list[tuple[int, Any]]]]
         for i, _ in group:
             found[i] = (f"f{i}", None if i in local else bits)
     return out, found
+
+
+#: Names of the context holding one immutable, hashable value (a tile, a group, a flag,
+#: a number, a word), registered by compiler/context.py: a table keyed by their values
+#: answers exactly as the conditions reading them would.
+KEY_NAMES: set[str] = set()
+_CONTEXT_NAME = re.compile(r"\bc\.(\w+)")
+
+
+def _keyable(group: list[tuple[int, Any]], conds: dict[int, str]) -> bool:
+    """Whether the choice conditions of ``group`` read of the context only :data:`KEY_NAMES`
+    (and nothing that can fail)."""
+    return all(not _FAILS.search(conds[i]) and all(f"c.{name}" in KEY_NAMES for name in _CONTEXT_NAME.findall(conds[i]))
+               for i, _ in group)
+
+
+def _chooser_lines(k: int, group: list[tuple[int, Any]], conds: dict[int, str], local: frozenset[int]) -> str:
+    """A chooser's part for the patterns of ``group`` choosing ``k`` groups: their
+    accepted choices (or covers, for ``local``) in ``r`` by pattern position."""
+    lines = [f"    if n >= {k}:", *_loop_lines(k, group, conds, 1, local)]
+    for i, _ in group:
+        lines += [f"        if f{i}:", f"            r[{i}] = f{i}"]
+    return "\n".join(lines)
+
+
+def _chooser_source(k: int, group: list[tuple[int, Any]], conds: dict[int, str], local: frozenset[int],
+                    args: str) -> str:
+    return f"def choose({args}):\n    n = len(G)\n    r = {{}}\n{_chooser_lines(k, group, conds, local)}\n    return r"
+
+
+def _memo_lines(tag: str, compute: str) -> list[str]:
+    """Inside ``if n >= k:``, with the key ``rk``: the choices from table ``CHOSEN<tag>``,
+    computed by ``compute`` and kept (while the table has room) when not there."""
+    return [f"        rd{tag} = CHOSEN{tag}.get(rk)",
+            f"        if rd{tag} is None:",
+            f"            rd{tag} = {compute}",
+            f"            if len(CHOSEN{tag}) < {CHOICE_TABLE_LIMIT}:",
+            f"                CHOSEN{tag}[rk] = rd{tag}"]
 
 
 _CHOSEN_NAME = re.compile(r"\b(?:g\d+|i\d+|G)\b")

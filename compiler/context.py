@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from .arrangements import SUIT_OF, UNIT_OF, Arrangement, ShapeSpec, _kinds_in, held_wait_mask
-from .codegen import LAZY_NAMES
+from .codegen import KEY_NAMES, LAZY_NAMES
 from .expressions import BOOL, GROUP, INT, STR, TILE, TILE_LIST_COUNTS, TILE_LIST_MASKS, Type, list_of, set_of
 from .groups import TILES, make_group
 from .hand import Hand
@@ -55,6 +55,10 @@ PATTERN_NAMES: dict[str, tuple[Type, str]] = {
 
 # Names computed on demand: generated code tests them after plain facts (compiler/codegen.py).
 LAZY_NAMES.update({"c.waits", "c.unique_wait"})
+# Names holding one immutable value (tiles and groups are shared, never changed): generated
+# code may keep what a condition answers in a table keyed by them.
+KEY_NAMES.update(f"c.{name}" for name, (t, _) in PATTERN_NAMES.items()
+                 if t in (BOOL, INT, STR, TILE, GROUP) and f"c.{name}" not in LAZY_NAMES)
 # any()/all() over these lists with a condition on the tile alone compile to a mask test.
 TILE_LIST_MASKS.update({"c.tiles": "c._tiles_mask", "c.concealed_tiles": "c._concealed_mask"})
 TILE_LIST_COUNTS.update({"c.tiles": "c._tiles_counts", "c.concealed_tiles": "c._concealed_counts",

@@ -175,3 +175,14 @@ def test_covers_of_different_lists_meet_in_the_arrangements_numbering() -> None:
     hand = parse_notation("111m 234m 567m 789m 5s +5s")
     got = [(f.id, f.value, f.count) for f in variant.scorer.score(hand).fans]
     assert got == reference.score(variant, hand) == [("pung_and_chow", 3, 3), ("two_chows", 2, 3)]
+
+
+def test_choices_kept_for_a_list_of_groups_depend_on_the_context_they_read() -> None:
+    # win_chow reads the winning tile: two hands with the same chows but winning tiles of
+    # different suits must not share what was worked out for the first.
+    variant = compile_text(HEAD + _table_of(["win_chow"]), "toy.yaml")
+    for text, expected in [("123m 456p 789s 123s 1z +1z", []), ("23m 456p 789s 123s 11z +1m", [("win_chow", 2, 1)]),
+                           ("123m 456p 789s 123s 1z +1z", [])]:
+        hand = parse_notation(text)
+        got = [(f.id, f.value, f.count) for f in variant.scorer.score(hand).fans]
+        assert got == reference.score(variant, hand) == expected, text
