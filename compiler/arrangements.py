@@ -181,6 +181,36 @@ def _fill(arr: Arrangement, shape: str, shape_kind: str, groups: list[Group], wi
     return arr
 
 
+def _with_sets(arr: Arrangement, shape: str, shape_kind: str, groups: list[Group], win_group: Group, wait: str,
+               sets: list[Group], pair: Group) -> Arrangement:
+    """:func:`_fill` for groups known to be ``sets`` (in the order of ``groups``) and one
+    ``pair``: what the sets-and-pair matcher builds."""
+    arr.shape = shape
+    arr.shape_kind = shape_kind
+    arr.groups = groups
+    arr.win_group = win_group
+    arr.wait = wait
+    arr._bits = None
+    sets.sort(key=_BY_ORDER)  # stable: equal groups keep their order in ``groups``
+    chows = []
+    pungs = []
+    kongs = []
+    for g in sets:
+        if g.chow:
+            chows.append(g)
+        else:
+            pungs.append(g)
+            if g.kong:
+                kongs.append(g)
+    arr.sets = sets
+    arr.chows = chows
+    arr.pungs = pungs
+    arr.kongs = kongs
+    arr.pairs = [pair]
+    arr.knitted = []
+    return arr
+
+
 def _new(shape: str, shape_kind: str, groups: list[Group], win_group: Group | None, wait: str) -> Arrangement:
     return _fill(Arrangement.__new__(Arrangement), shape, shape_kind, groups, win_group, wait)
 
@@ -583,6 +613,18 @@ def _split_places(split: tuple[Group, ...], win: int, self_drawn: bool) -> tuple
     return got
 
 
+#: A suit's split holding the pair -> the pair's index in it. Bounded.
+_PAIR_AT: dict[tuple[Group, ...], int] = {}
+
+
+def _pair_index(split: tuple[Group, ...]) -> int:
+    at = next(j for j, g in enumerate(split) if g.pair)
+    if len(_PAIR_AT) >= CACHE_SIZE:
+        _PAIR_AT.clear()
+    _PAIR_AT[split] = at
+    return at
+
+
 def _sets_and_pair(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> list[Arrangement]:
     need = shape.sets - len(hand.melds)
     if need < 0 or prep._size != 3 * need + 2:
@@ -595,6 +637,7 @@ def _sets_and_pair(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> list[Arrang
     division: tuple[Group, ...] = ()
     pairs = 0
     start = 0
+    pair_at = 0
     win_split: tuple[Group, ...] = ()
     s = 0
     for key in keys:
@@ -605,11 +648,17 @@ def _sets_and_pair(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> list[Arrang
                 if not splits:
                     return _NO_ARRANGEMENTS
                 break
+            split = splits[0]
             if s == win_suit:
                 start = len(division)
-                win_split = splits[0]
-            division += splits[0]
-            pairs += t.pairs[0]
+                win_split = split
+            if t.pairs[0]:
+                pairs += 1
+                at = _PAIR_AT.get(split)
+                if at is None:
+                    at = _pair_index(split)
+                pair_at = len(division) + at
+            division += split
         s += 1
     else:
         if pairs != 1:
@@ -625,9 +674,13 @@ def _sets_and_pair(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> list[Arrang
         for _, idx, wait, win_group in places:
             groups = list(division)
             groups[start + idx] = win_group
+            sets = groups[:pair_at]
+            sets += groups[pair_at + 1:]
             if declared:
                 groups += declared
-            out.append(_new(shape_id, shape_kind, groups, win_group, wait))
+                sets += declared
+            out.append(_with_sets(Arrangement.__new__(Arrangement), shape_id, shape_kind, groups, win_group, wait,
+                                  sets, groups[pair_at]))
         return out
     divisions = _divisions(keys)
     if not divisions:
