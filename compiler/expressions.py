@@ -606,7 +606,7 @@ class _Checker:
             src = f"all({body} for {target} in {source})"
             return BOOL, f"({src} if {dom} else True)" if plain else src
         if quant == "count":
-            counted = _counted_kinds(pyvars, dom, body)
+            counted = _counted_kinds(pyvars, dom, body) or _counted_by_attribute(pyvars, dom, body)
             if counted is not None:
                 return INT, counted
             src = f"len([1 for {target} in {source} if {body}])"
@@ -641,6 +641,41 @@ def _counted_kinds(pyvars: list[str], dom: str, body: str) -> str | None:
     if m is None or int(m.group(1)) == 0:
         return None
     return f"{counts}.count({int(m.group(1))})"
+
+
+#: attribute -> value -> the kinds of the tiles with that value (counting by attribute).
+_KINDS_BY: dict[str, dict[Any, tuple[int, ...]]] = {
+    attr: {v: tuple(t.kind for t in TILES if getattr(t, attr) == v) for v in {getattr(t, attr) for t in TILES}}
+    for attr in ("rank", "suit")}
+
+
+def _tally(counts: list[int], attr: str, value: Any) -> int:
+    """The tiles whose ``attr`` is ``value``, from copies per kind."""
+    return sum(map(counts.__getitem__, _KINDS_BY[attr].get(value, ())))
+
+
+def _counted_by_attribute(pyvars: list[str], dom: str, body: str) -> str | None:
+    """``count(t in L: t.rank == e)`` (or ``t.suit``), ``e`` not reading ``t``, as a sum of
+    the copies of a few kinds when the context keeps the copies per kind of ``L``: no loop
+    over the tiles, for a count whose value the enclosing expression chooses."""
+    counts = TILE_LIST_COUNTS.get(dom)
+    if len(pyvars) != 1 or counts is None:
+        return None
+    var = re.escape(pyvars[0])
+    m = re.fullmatch(rf"\({var}\.(rank|suit) == (.+)\)", body)
+    if m is None or re.search(rf"\b{var}\b", m.group(2)) or not _balanced(m.group(2)):
+        return None
+    return f"TALLY({counts}, {m.group(1)!r}, {m.group(2)})"
+
+
+def _balanced(src: str) -> bool:
+    depth = 0
+    for ch in src:
+        depth += ch in "([{"
+        depth -= ch in ")]}"
+        if depth < 0:
+            return False
+    return depth == 0
 
 
 def _tile_mask(var: str, body: str) -> int | None:
@@ -678,7 +713,7 @@ def _divmod(a: int, b: int, op: str) -> int:
 
 
 BASE_NAMESPACE: dict[str, Any] = {
-    "T": TILES, "P": _pow, "D": _divmod, "PERM": permutations, "COMB": combinations,
+    "T": TILES, "P": _pow, "D": _divmod, "PERM": permutations, "COMB": combinations, "TALLY": _tally,
     "__builtins__": {"any": any, "all": all, "sum": sum, "frozenset": frozenset, "len": len, "range": range,
                      "getattr": getattr},
 }

@@ -154,3 +154,25 @@ def test_a_recipe_rebuilds_the_same_function() -> None:
 def test_generated_code_cannot_reach_python() -> None:
     for text in ("__import__", "open", "c", "T", "eval"):
         assert "unknown name" in error(f"len({text})").message
+
+
+@pytest.mark.parametrize("hand", ["1112345678999m +9m", "123m 456p 789s [555z] 1s +1s", "{1111p} 223344556m 9s +9s"])
+@pytest.mark.parametrize("text", ["count(t in tiles: t.rank == win.rank)", 'count(t in tiles: t.suit == "m")',
+                                  "count(t in concealed_tiles: t.rank == 1 + len(declared))",
+                                  "sum(r in [1, 5, 9]: count(t in tiles: t.rank == r))"])
+def test_a_count_by_rank_or_suit_reads_the_copies_per_kind(hand: str, text: str) -> None:
+    from compiler import parse_notation
+    from compiler.context import PATTERN_NAMES, HandContext
+
+    env = Env.of({name: t for name, (t, _) in PATTERN_NAMES.items()})
+    fast = compile_expression(text, env)
+    assert "TALLY(" in fast.source  # no loop over the tiles
+    ctx = HandContext(parse_notation(hand), None, ())
+    expected = {
+        "count(t in tiles: t.rank == win.rank)": sum(t.rank == ctx.win.rank for t in ctx.tiles),
+        'count(t in tiles: t.suit == "m")': sum(t.suit == "m" for t in ctx.tiles),
+        "count(t in concealed_tiles: t.rank == 1 + len(declared))":
+            sum(t.rank == 1 + len(ctx.declared) for t in ctx.concealed_tiles),
+        "sum(r in [1, 5, 9]: count(t in tiles: t.rank == r))": sum(t.rank in (1, 5, 9) for t in ctx.tiles),
+    }[text]
+    assert fast.fn(ctx) == expected
