@@ -436,8 +436,9 @@ class PatternTable:
             lines += [f"    if U >> {self._used_shift(i)} & m:", "        continue"]
         if principles.account_once:
             g = self._group_no[i]
-            lines += ["    if m & (m - 1):", f"        joined = JOIN(A{g}, m)", "        if joined is None:",
-                      "            continue", f"        A{g} = joined"]
+            lines += ["    if m & (m - 1):", f"        if A{g}:", f"            joined = JOIN(A{g}, m)",
+                      "            if joined is None:", "                continue", f"            A{g} = joined",
+                      "        else:  # the first groups joined", f"            A{g} = [m]"]
         if principles.non_identical:
             lines.append(f"    U |= m << {self._used_shift(i)}")
         lines += [f"    {line}" for line in self._effect_lines(i, "m", "1", True)]
