@@ -90,25 +90,24 @@ def scorer_source(limits: list[tuple[int, Any]], entries: list[tuple[int, Any]],
         choices.update(found)
     for i, p in entries:
         guard = guards.get(i)
+        if p.combination is not None and choices[i][1] != "":
+            # Choices already worked out: most lists are empty, tested before the guard.
+            got, bits = choices[i]
+            lines.append(f"    ch = {got}")
+            lines.append("    if ch:" if guard is None else f"    if ch and not dead & {guard}:")
+            if bits is not None:
+                lines.append(f"        rb = {bits}")
+            lines.extend(f"        {line}" for line in accept(i, True, bits is None))
+            continue
         pad = "    "
         if guard is not None:
             lines.append(f"    if not dead & {guard}:")
             pad = "        "
-        if p.combination is not None:
-            got, bits = choices[i]
-            if bits is None:  # covers, listed with the choices
-                lines.append(f"{pad}ch = {got}")
-                lines.append(f"{pad}if ch:")
-                lines.extend(f"{pad}    {line}" for line in accept(i, True, True))
-                continue
-            if bits:
-                lines.append(f"{pad}ch = {got}")
-            else:  # a matcher of its own: (the list, the choices)
-                lines.append(f"{pad}got = {got}")
-                lines.append(f"{pad}ch = got[1]")
-                bits = "BITS(c, got[0])"
+        if p.combination is not None:  # a matcher of its own: (the list, the choices)
+            lines.append(f"{pad}got = {choices[i][0]}")
+            lines.append(f"{pad}ch = got[1]")
             lines.append(f"{pad}if ch:")
-            lines.append(f"{pad}    rb = {bits}")
+            lines.append(f"{pad}    rb = BITS(c, got[0])")
             lines.extend(f"{pad}    {line}" for line in accept(i, True))
             continue
         cond = p.condition
