@@ -137,7 +137,8 @@ def build_scorer(source: Mapping[str, Any], condition: Callable[[int], Any], nam
     ns: dict[str, Any] = dict(BASE_NAMESPACE)
     ns.update(namespace)
     ns["BITS"] = bits_of
-    ns["KIND_KEY"] = _kind_key
+    ns["KIND_ID"] = _KIND_ID
+    ns["map"] = map
     ns["NONE_CHOSEN"] = _NONE_CHOSEN
     for tag, src in source["choosers"].items():
         scope: dict[str, Any] = {}
@@ -208,7 +209,7 @@ def _choice_loops(domain: str, loops_of: list[tuple[int, list[tuple[int, Any]]]]
         least = min(k for k, _, _ in pure)
         out.append(f"    rd{tag} = NONE_CHOSEN")
         out.append(f"    if n >= {least}:")
-        out.append("        rk = KIND_KEY(G)" if by_kind else "        rk = (*G,)")
+        out.append(f"        rk = {_KEY_OF_GROUPS if by_kind else '(*G,)'}")
         out.extend(_memo_lines(tag, f"CHOOSE{tag}(G)"))
         for _, group, _ in pure:
             for i, _ in group:
@@ -224,7 +225,7 @@ def _choice_loops(domain: str, loops_of: list[tuple[int, list[tuple[int, Any]]]]
             by_kind = all(_reads_kind_only(conds[i], k) for i, _ in group)
             out.append(f"    rd{tag} = NONE_CHOSEN")
             out.append(f"    if n >= {k}:")
-            out.append(f"        rk = ({'KIND_KEY(G)' if by_kind else '(*G,)'}, {', '.join(read)})")
+            out.append(f"        rk = ({_KEY_OF_GROUPS if by_kind else '(*G,)'}, {', '.join(read)})")
             out.extend(_memo_lines(tag, f"CHOOSE{tag}(G, c)"))
             for i, _ in group:
                 found[i] = (f"rd{tag}.get({i})", None if i in local else bits)
@@ -343,9 +344,8 @@ def _loop_lines(k: int, group: list[tuple[int, Any]], conds: dict[int, str], ind
 _KIND_ID = attrgetter("kind_id")
 
 
-def _kind_key(groups: list[Any]) -> tuple[int, ...]:
-    """The kind and first tile of each of ``groups``, in order (``Group.kind_id``)."""
-    return (*map(_KIND_ID, groups),)
+#: The kind and first tile of each group of ``G``, in order (``Group.kind_id``).
+_KEY_OF_GROUPS = "(*map(KIND_ID, G),)"
 
 
 _FAILS = re.compile(r"\bD\(|\bP\(")
