@@ -349,7 +349,9 @@ _KEY_OF_GROUPS = "(*map(KIND_ID, G),)"
 
 
 _FAILS = re.compile(r"\bD\(|\bP\(")
-_SIMPLE_LEN = re.compile(r"\blen\(c\.\w+\)")
+#: Calls as cheap as reading a fact: the length of a list of the context or of a hoisted
+#: local, a tile's kind (copies(tile, list) reads a count per kind with it).
+_SIMPLE_LEN = re.compile(r"\blen\((?:c\.\w+|H\d+)\)|\bgetattr\(c\.\w+, 'kind', \d+\)")
 _WORKS = re.compile(r"\w\(|\[|\{")
 #: Names of the context computed on demand, at a cost (registered by compiler/context.py).
 LAZY_NAMES: set[str] = set()
@@ -382,18 +384,26 @@ def _cheap_first(src: str) -> str:
 def _is_cheap(src: str) -> bool:
     """Whether generated source only reads facts and compares them (no call but ``len``
     of a list, no loop, no name computed on demand, nothing that can fail)."""
-    return not (_FAILS.search(src) or _WORKS.search(_SIMPLE_LEN.sub("n", src))
+    return not (_FAILS.search(src) or _WORKS.search(_SUBSCRIPT.sub(".", _SIMPLE_LEN.sub("n", src)))
                 or any(name in src for name in LAZY_NAMES))
+
+
+_SUBSCRIPT = re.compile(r"(?<=[\w\])])\[")  # an index into a list, not a list built
 
 
 _GUARD = re.compile(r"    if not dead & \d+:")
 
 
+def _operand(src: str) -> str:
+    """``src`` as an operand of ``and``."""
+    return src if _closes_at_end(src) or " " not in src else f"({src})"
+
+
 def _facts_before_guards(lines: list[str]) -> list[str]:
-    """Where a guard of excluded patterns holds nothing but ``if <cheap condition>:``,
-    the condition first and the guard after it, in one test: reading a fact costs less
-    than testing the mask, and most conditions fail. Conditions are pure and a cheap one
-    cannot fail, so the order changes no result."""
+    """Where a guard of excluded patterns holds nothing but ``if <condition>:``, the
+    condition's cheap conjuncts first and the guard after them, in one test (the rest, if
+    any, inside): reading a fact costs less than testing the mask, and most conditions
+    fail. Conditions are pure and a cheap one cannot fail, so the order changes no result."""
     out: list[str] = []
     j = 0
     while j < len(lines):
@@ -404,12 +414,23 @@ def _facts_before_guards(lines: list[str]) -> list[str]:
             while end < len(lines) and lines[end].startswith("            "):
                 end += 1
             cond = inner[len("        if "):-1]
-            if (end == len(lines) or not lines[end].startswith("        ")) and _is_cheap(cond):
-                wrapped = cond if _closes_at_end(cond) or " " not in cond else f"({cond})"
-                out.append(f"    if {wrapped} and {line.strip()[3:-1]}:")
-                out.extend(body[4:] for body in lines[j + 2:end])
-                j = end
-                continue
+            if end == len(lines) or not lines[end].startswith("        "):
+                guard = line.strip()[3:-1]
+                if _is_cheap(cond):
+                    out.append(f"    if {_operand(cond)} and {guard}:")
+                    out.extend(body[4:] for body in lines[j + 2:end])
+                    j = end
+                    continue
+                parts = _conjuncts(cond)
+                cheap = 0
+                while cheap < len(parts) - 1 and _is_cheap(parts[cheap]):
+                    cheap += 1
+                if cheap:  # the cheap conjuncts first (they come first: _cheap_first)
+                    out.append(f"    if {' and '.join(map(_operand, parts[:cheap]))} and {guard}:")
+                    out.append(f"        if {' and '.join(map(_operand, parts[cheap:]))}:")
+                    out.extend(lines[j + 2:end])
+                    j = end
+                    continue
         out.append(line)
         j += 1
     return out

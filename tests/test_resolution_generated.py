@@ -41,6 +41,7 @@ TEMPLATES: dict[str, tuple[str | None, str]] = {
     "pung_count": (None, 'count: "count(s in sets: s.pung)"'),
     "concealed": (None, 'when: "len(declared) == 0"'),
     "terminal_pair": (None, 'when: "pair.terminal"'),
+    "outside_sets": (None, 'when: "pair.outside and all(s in sets: s.outside)"'),
     "pair_count": (None, 'count: "len(pairs)"'),
 }
 IDS = sorted(TEMPLATES)
@@ -186,3 +187,16 @@ def test_choices_kept_for_a_list_of_groups_depend_on_the_context_they_read() -> 
         hand = parse_notation(text)
         got = [(f.id, f.value, f.count) for f in variant.scorer.score(hand).fans]
         assert got == reference.score(variant, hand) == expected, text
+
+
+def test_an_excluded_pattern_is_not_scored_whatever_its_condition_costs() -> None:
+    # outside_sets has a cheap part (the pair's) and a loop; excluded by self_drawn, it
+    # must score only on a discard.
+    lines = _table_of(["self_drawn", "outside_sets", "terminal_pair"]).replace(
+        "      when: \"self_drawn\"\n", "      when: \"self_drawn\"\n      excludes: [outside_sets, terminal_pair]\n")
+    variant = compile_text(HEAD + lines, "toy.yaml")
+    for self_drawn in (True, False):
+        hand = parse_notation("123m 789m 111p 999s 1z +1z", self_drawn=self_drawn)
+        got = [(f.id, f.value, f.count) for f in variant.scorer.score(hand).fans]
+        assert got == reference.score(variant, hand), self_drawn
+        assert ("outside_sets", 2, 1) in got if not self_drawn else got == [("self_drawn", 2, 1)]
