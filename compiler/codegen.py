@@ -605,27 +605,46 @@ def hoist_common(lines: list[str]) -> list[str]:
         body = [line.replace(part, name) for line in body]
         hoisted = [(n, e.replace(part, name)) for n, e in hoisted]
         hoisted.append((name, part))
-    top = [line for name, expr in reversed(hoisted) for line in _as_statements(name, expr)]
-    return lines[:2] + top + body
+    return lines[:2] + _top_statements(hoisted[::-1]) + body
 
 
 _COUNTED = re.compile(r"\(\(len\(\[1 for (v\d+_\w+) in (c\.\w+) if (.+)\]\) if \2 else 0\)\)")
 _FILTERED = re.compile(r"\(\(\[(v\d+_\w+) for \1 in (c\.\w+) if (.+)\] if \2 else \[\]\)\)")
+_HOISTED = re.compile(r"\bH\d+\b")
 
 
-def _as_statements(name: str, expr: str) -> list[str]:
-    """``name = expr`` at the top of a generated function; a count or a filter over a list
-    of the context as a plain loop (no comprehension to call for a list of a few sets)."""
-    m = _COUNTED.fullmatch(expr)
-    if m:
+def _top_statements(defs: list[tuple[str, str]]) -> list[str]:
+    """``name = expr`` for each of ``defs``, in order, at the top of a generated function.
+
+    A count or a filter over a list of the context is a plain loop (no comprehension to
+    call for a list of a few sets), and those over the same list that read no other
+    hoisted name share one loop, placed where the first of them was."""
+    out: list[Any] = []
+    loops: dict[str, list[tuple[str, str, str, bool]]] = {}
+    for name, expr in defs:
+        m = _COUNTED.fullmatch(expr) or _FILTERED.fullmatch(expr)
+        if m is None or _HOISTED.search(m.group(3)):
+            out.append(f"    {name} = {expr}")
+            continue
         var, domain, cond = m.groups()
-        return [f"    {name} = 0", f"    for {var} in {domain}:", f"        if {cond}:", f"            {name} += 1"]
-    m = _FILTERED.fullmatch(expr)
-    if m:
-        var, domain, cond = m.groups()
-        return [f"    {name} = []", f"    for {var} in {domain}:", f"        if {cond}:",
-                f"            {name}.append({var})"]
-    return [f"    {name} = {expr}"]
+        if domain not in loops:
+            loops[domain] = []
+            out.append(domain)  # where the loop goes
+        loops[domain].append((name, var, cond, m.re is _COUNTED))
+    lines: list[str] = []
+    for item in out:
+        if item not in loops:
+            lines.append(item)
+            continue
+        members = loops[item]
+        var = members[0][1]
+        lines += [f"    {name} = 0" if counted else f"    {name} = []" for name, _, _, counted in members]
+        lines.append(f"    for {var} in {item}:")
+        for name, own, cond, counted in members:
+            shared = re.sub(rf"\b{own}\b", var, cond)
+            lines.append(f"        if {shared}:")
+            lines.append(f"            {name} += 1" if counted else f"            {name}.append({var})")
+    return lines
 
 
 Instance = tuple[int, int, int]  # (pattern position, cover bit mask over the groups, count)
