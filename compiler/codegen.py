@@ -202,15 +202,17 @@ def _choice_loops(domain: str, loops_of: list[tuple[int, list[tuple[int, Any]]]]
     # The table's key: the groups' kinds and first tiles when no condition can tell two
     # groups of the same kind and first tile apart, else the groups themselves.
     by_kind = all(_reads_kind_only(conds[i], k) for k, group, conds in pure for i, _ in group)
+    kinds_from = None  # the fewest groups for which ``gk`` holds the groups' kinds
     if pure:
         tag = str(len(choosers))
         choosers[tag] = "\n".join(_chooser_lines(k, group, conds, local) for k, group, conds in pure).join(
             ("def choose(G):\n    n = len(G)\n    r = {}\n", "\n    return r"))
         least = min(k for k, _, _ in pure)
+        kinds_from = least if by_kind else None
         out.append(f"    rd{tag} = NONE_CHOSEN")
         out.append(f"    if n >= {least}:")
-        out.append(f"        rk = {_KEY_OF_GROUPS if by_kind else '(*G,)'}")
-        out.extend(_memo_lines(tag, f"CHOOSE{tag}(G)"))
+        out.append(f"        gk = {_KEY_OF_GROUPS if by_kind else '(*G,)'}")
+        out.extend(_memo_lines(tag, f"CHOOSE{tag}(G)", "gk"))
         for _, group, _ in pure:
             for i, _ in group:
                 found[i] = (f"rd{tag}.get({i})", None if i in local else bits)
@@ -222,10 +224,12 @@ def _choice_loops(domain: str, loops_of: list[tuple[int, list[tuple[int, Any]]]]
             tag = str(len(choosers))
             choosers[tag] = _chooser_source(k, group, conds, local, "G, c")
             read = sorted({f"c.{name}" for i, _ in group for name in _CONTEXT_NAME.findall(conds[i])})
-            by_kind = all(_reads_kind_only(conds[i], k) for i, _ in group)
+            groups_key = "(*G,)"
+            if all(_reads_kind_only(conds[i], k) for i, _ in group):
+                groups_key = "gk" if kinds_from is not None and kinds_from <= k else _KEY_OF_GROUPS
             out.append(f"    rd{tag} = NONE_CHOSEN")
             out.append(f"    if n >= {k}:")
-            out.append(f"        rk = ({_KEY_OF_GROUPS if by_kind else '(*G,)'}, {', '.join(read)})")
+            out.append(f"        rk = ({groups_key}, {', '.join(read)})")
             out.extend(_memo_lines(tag, f"CHOOSE{tag}(G, c)"))
             for i, _ in group:
                 found[i] = (f"rd{tag}.get({i})", None if i in local else bits)
@@ -274,14 +278,14 @@ def _chooser_source(k: int, group: list[tuple[int, Any]], conds: dict[int, str],
     return f"def choose({args}):\n    n = len(G)\n    r = {{}}\n{_chooser_lines(k, group, conds, local)}\n    return r"
 
 
-def _memo_lines(tag: str, compute: str) -> list[str]:
-    """Inside ``if n >= k:``, with the key ``rk``: the choices from table ``CHOSEN<tag>``,
+def _memo_lines(tag: str, compute: str, key: str = "rk") -> list[str]:
+    """Inside ``if n >= k:``, with the key in ``key``: the choices from table ``CHOSEN<tag>``,
     computed by ``compute`` and kept (while the table has room) when not there."""
-    return [f"        rd{tag} = CHOSEN{tag}.get(rk)",
+    return [f"        rd{tag} = CHOSEN{tag}.get({key})",
             f"        if rd{tag} is None:",
             f"            rd{tag} = {compute}",
             f"            if len(CHOSEN{tag}) < {CHOICE_TABLE_LIMIT}:",
-            f"                CHOSEN{tag}[rk] = rd{tag}"]
+            f"                CHOSEN{tag}[{key}] = rd{tag}"]
 
 
 _CHOSEN_NAME = re.compile(r"\b(?:g\d+|i\d+|G)\b")
