@@ -18,7 +18,7 @@ from .arrangements import SUIT_OF, UNIT_OF, Arrangement, ShapeSpec, _kinds_in, h
 from .codegen import KEY_NAMES, LAZY_NAMES
 from .expressions import BOOL, GROUP, INT, STR, TILE, TILE_LIST_COUNTS, TILE_LIST_MASKS, Type, list_of, set_of
 from .groups import TILES, make_group
-from .hand import Hand
+from .hand import Hand, tile_copies
 
 PATTERN_NAMES: dict[str, tuple[Type, str]] = {
     "shape": (STR, "the id of the winning shape (from scoring.shapes)"),
@@ -92,30 +92,24 @@ _SUIT_SETS = tuple(frozenset(s for s, bit in (("m", 1), ("p", 2), ("s", 4)) if n
 _NUM_TILES = len(TILES)
 _NO_COUNTS = [0] * (_NUM_TILES + 1)
 _TILE_OF = TILES.__getitem__
-_BIT = tuple(1 << k for k in range(_NUM_TILES))
-#: Kind k's unit in one number holding 8 bits per kind: its four 72-bit slices are the
-#: suit keys of compiler/arrangements.py (9 ranks x 8 bits; the honors' 7 x 8).
-_BYTE = tuple(1 << 8 * k for k in range(_NUM_TILES))
+#: Kind k's 8 bits in a number of copies (compiler/hand.py ``BYTE_OF``): its four 72-bit
+#: slices are the suit keys of compiler/arrangements.py (9 ranks x 8 bits; the honors' 7 x 8).
 _KEY_BITS = (1 << 72) - 1
+#: A byte per kind (copies, as ``to_bytes`` gives them) -> b"1" where held, b"0" where not:
+#: read backwards in base 2, the kinds held as a mask.
+_HELD = bytes([0x30] + [0x31] * 255)
 
 
-#: (kind, tiles, concealed) of a declared set -> its group, its copies (8 bits per kind,
-#: as ``_BYTE``) and its kinds (a mask). Bounded: 3 kinds x 34 tiles x 2 (what a valid set can be).
-_MELD_FACTS: dict[tuple[str, tuple[int, ...], bool], tuple[Any, int, int]] = {}
+#: (kind, tiles, concealed) of a declared set -> its group. Bounded: 3 kinds x 34 tiles x 2
+#: (what a valid set can be).
+_MELD_GROUPS: dict[tuple[str, tuple[int, ...], bool], Any] = {}
 
 
-def _meld_facts(m: Any) -> tuple[Any, int, int]:
-    first = m.tiles[0]
-    if m.kind == "chow":
-        copies = _BYTE[first] + _BYTE[first + 1] + _BYTE[first + 2]
-        kinds = 7 << first
-    else:
-        copies = len(m.tiles) * _BYTE[first]
-        kinds = 1 << first
-    facts = (make_group(m.kind, first, m.concealed, True), copies, kinds)
-    if len(_MELD_FACTS) < 4096:
-        _MELD_FACTS[(m.kind, m.tiles, m.concealed)] = facts
-    return facts
+def _meld_group(m: Any) -> Any:
+    group = make_group(m.kind, m.tiles[0], m.concealed, True)
+    if len(_MELD_GROUPS) < 4096:
+        _MELD_GROUPS[(m.kind, m.tiles, m.concealed)] = group
+    return group
 
 
 class _Lazy:
@@ -159,42 +153,33 @@ class HandContext:
         self._wait_mask = -1  # not worked out yet
         self._facts = None  # or the context holding the hand's waits (see arranged)
         win = hand.win_tile
-        concealed = hand.concealed
-        # Copies per kind (one more entry, 0, for "no tile"); the lists are only read.
-        cmask = _BIT[win]
-        key = _BYTE[win]  # 8 bits per kind
-        for k in concealed:
-            cmask |= _BIT[k]
-            key += _BYTE[k]
-        ccounts = list(key.to_bytes(_NUM_TILES + 1, "little"))
-        self._concealed_counts = ccounts
-        self._keys = [key & _KEY_BITS, key >> 72 & _KEY_BITS, key >> 144 & _KEY_BITS, key >> 216 & _KEY_BITS]
-        self._size = len(concealed) + 1
+        # The copies of each kind, 8 bits per kind (one more byte, 0, for "no tile"):
+        # worked out while the request was read, or now for a Hand built another way.
+        ckey, dkey, dkinds = hand._copies or tile_copies(hand)
+        held = ckey.to_bytes(_NUM_TILES + 1, "little")
+        self._concealed_counts = list(held)  # the lists are only read
+        self._concealed_mask = cmask = int(held.translate(_HELD)[::-1], 2)
+        self._keys = [ckey & _KEY_BITS, ckey >> 72 & _KEY_BITS, ckey >> 144 & _KEY_BITS, ckey >> 216 & _KEY_BITS]
+        self._size = len(hand.concealed) + 1
         melds = hand.melds
         if melds:
-            # Each declared set adds its group, its copies (as 8 bits per kind) and kinds.
-            dkey = 0
-            mask = cmask
-            groups = []
-            for m in melds:
-                facts = _MELD_FACTS.get((m.kind, m.tiles, m.concealed)) or _meld_facts(m)
-                groups.append(facts[0])
-                dkey += facts[1]
-                mask |= facts[2]
-            key += dkey
-            counts = list(key.to_bytes(_NUM_TILES + 1, "little"))
-            dcounts = list(dkey.to_bytes(_NUM_TILES + 1, "little"))
-            self.declared = declared if declared is not None else groups
+            if declared is None:
+                declared = []
+                for m in melds:
+                    declared.append(_MELD_GROUPS.get((m.kind, m.tiles, m.concealed)) or _meld_group(m))
+            self.declared = declared
+            key = ckey + dkey
+            self._tiles_counts = list(key.to_bytes(_NUM_TILES + 1, "little"))
+            self._declared_counts = list(dkey.to_bytes(_NUM_TILES + 1, "little"))
+            mask = cmask | dkinds
         else:
-            counts = ccounts
-            dcounts = _NO_COUNTS
-            mask = cmask
             self.declared = []
-        self._tiles_counts = counts
+            key = ckey
+            self._tiles_counts = self._concealed_counts
+            self._declared_counts = _NO_COUNTS
+            mask = cmask
         self._tiles_key = key  # the copies of every kind, 8 bits each (as _tiles_counts)
-        self._declared_counts = dcounts
         self._tiles_mask = mask
-        self._concealed_mask = cmask
         self.hand_suits = _SUIT_SETS[(1 if mask & 0x1FF else 0) | (2 if mask & 0x3FE00 else 0)
                                      | (4 if mask & 0x7FC0000 else 0)]
         self.win = TILES[win]

@@ -8,7 +8,6 @@ with a message that says which part is wrong.
 from __future__ import annotations
 
 import re
-from operator import eq as _eq
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -61,6 +60,11 @@ class Hand:
     missing_suit: str | None = None
     extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
+    #: Not a field: (concealed copies, declared copies, declared kinds) as :func:`tile_copies`
+    #: gives them, left by :func:`from_json_fast`, which works them out to check the request
+    #: (compiler/context.py reads them instead of counting again). None: not worked out.
+    _copies = None
+
     @property
     def all_tiles(self) -> list[int]:
         """Every tile of the hand structure (concealed, win tile, melds), no bonus tiles."""
@@ -82,6 +86,45 @@ class Hand:
             parts.append(format_tiles(sorted(self.flowers)))
         parts.append("+" + CODES[self.win_tile])
         return " ".join(parts)
+
+
+# ------------------------------------------------------------------ tile copies
+
+#: Kind k's unit in one number holding the copies of every kind, 8 bits each (kind k at
+#: bit 8k): counting a tile is one addition.
+BYTE_OF = tuple(1 << 8 * k for k in range(NUM_KINDS))
+_ONES = sum(BYTE_OF)
+#: Adding 123 to a byte sets its top bit exactly when it counts five or more (a hand holds
+#: at most 18 tiles: no byte carries into the next).
+_FIVE_ADD = 123 * _ONES
+_TOP_BITS = 0x80 * _ONES
+
+
+def meld_copies(meld: Meld) -> tuple[int, int]:
+    """(the copies of each kind in ``meld``, 8 bits per kind; its kinds as a mask)."""
+    copies = kinds = 0
+    for k in meld.tiles:
+        copies += BYTE_OF[k]
+        kinds |= 1 << k
+    return copies, kinds
+
+
+def tile_copies(hand: Hand) -> tuple[int, int, int]:
+    """(copies of each kind among the concealed tiles and the winning tile, the same for
+    the declared sets, both 8 bits per kind; the declared sets' kinds as a mask): what
+    :func:`from_json_fast` leaves on its hands, worked out for a Hand built another way."""
+    got = hand._copies
+    if got is not None:
+        return got
+    key = BYTE_OF[hand.win_tile]
+    for k in hand.concealed:
+        key += BYTE_OF[k]
+    declared = kinds = 0
+    for m in hand.melds:
+        copies, mask = meld_copies(m)
+        declared += copies
+        kinds |= mask
+    return key, declared, kinds
 
 
 # ------------------------------------------------------------------ validation
@@ -227,30 +270,32 @@ _playable = _PLAYABLE_CODES.__getitem__
 _bonus = _BONUS_CODES.__getitem__
 _new_object = object.__new__
 
-#: Declared sets already checked, by (type, concealed flag, tiles as given): a few hundred
-#: keys at most (bounded by the limit anyway).
-_MELDS: dict[tuple[Any, ...], Meld] = {}
+#: Declared sets already checked, by (type, concealed flag, tiles as given), with their
+#: :func:`meld_copies`: a few hundred keys at most (bounded by the limit anyway).
+_MELDS: dict[tuple[Any, ...], tuple[Meld, int, int]] = {}
 _MELDS_LIMIT = 4096
 
 
-def _new_meld(key: tuple[Any, ...]) -> Meld | None:
+def _new_meld(key: tuple[Any, ...]) -> tuple[Meld, int, int] | None:
     """Check a set not seen before (None if it is wrong: then the full check explains)."""
     kind, concealed, *codes = key
     try:
         meld = _meld(kind, [_PLAYABLE_CODES[t] for t in codes], concealed and kind == "kong", "")
     except (KeyError, TypeError, HandError):
         return None
+    checked = (meld, *meld_copies(meld))
     if len(_MELDS) < _MELDS_LIMIT:
-        _MELDS[key] = meld
-    return meld
+        _MELDS[key] = checked
+    return checked
 
 
 def from_json_fast(obj: Any) -> Hand | None:
     """The Hand of a well-formed request, or None for anything unusual (never an exception).
 
-    Tile codes looked up, checked sets reused, five copies found in one sorted list; it
-    returns a Hand only where :func:`_from_json` gives the same Hand, so a caller may try it
-    first (on any decoding of the request) and leave the rest to :func:`from_json`.
+    Tile codes looked up, checked sets reused, five copies found in one sum of copies (kept
+    on the Hand: compiler/context.py reads it instead of counting again); it returns a Hand
+    only where :func:`_from_json` gives the same Hand, so a caller may try it first (on any
+    decoding of the request) and leave the rest to :func:`from_json`.
     """
     if type(obj) is not dict:
         return None
@@ -263,12 +308,15 @@ def from_json_fast(obj: Any) -> Hand | None:
         win = _PLAYABLE_CODES[obj["win_tile"]]
     except (KeyError, TypeError):
         return None
-    every = [*concealed, win]  # every tile of the structure, for the five-copies check
+    key = BYTE_OF[win]  # the copies of every kind, 8 bits each, for the five-copies check
+    for k in concealed:
+        key += BYTE_OF[k]
     melds_in = get("melds")
     if melds_in:
         if type(melds_in) is not list:
             return None
         out = []
+        declared = kinds = 0
         for m in melds_in:
             if type(m) is not dict:
                 return None
@@ -277,14 +325,15 @@ def from_json_fast(obj: Any) -> Hand | None:
                 flag = m.get("concealed", False)
                 if type(tiles) is not list or (flag is not False and flag is not True):
                     return None
-                key = (m["type"], flag, *tiles)
-                meld = _MELDS.get(key) or _new_meld(key)
+                key_in = (m["type"], flag, *tiles)
+                checked = _MELDS.get(key_in) or _new_meld(key_in)
             except (KeyError, TypeError):  # a missing field, an unhashable value
                 return None
-            if meld is None:
+            if checked is None:
                 return None
-            out.append(meld)
-            every += meld.tiles
+            out.append(checked[0])
+            declared += checked[1]
+            kinds |= checked[2]
         melds = tuple(out)
         if len(concealed) + 3 * len(melds) != 13:
             return None
@@ -292,8 +341,8 @@ def from_json_fast(obj: Any) -> Hand | None:
         return None
     else:
         melds = ()
-    every.sort()
-    if any(map(_eq, every, every[4:])):  # five copies of a kind
+        declared = kinds = 0
+    if (key + declared + _FIVE_ADD) & _TOP_BITS:  # five copies of a kind
         return None
     flowers_in = get("flowers")
     if flowers_in:
@@ -349,6 +398,7 @@ def from_json_fast(obj: Any) -> Hand | None:
     fields["last_wall_tile"] = last_wall_tile is True
     fields["missing_suit"] = missing
     fields["extra"] = {}
+    fields["_copies"] = (key, declared, kinds)
     return hand
 
 

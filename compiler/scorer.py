@@ -50,20 +50,29 @@ class Scorer:
         self.has_bonus = has_bonus
         self.copies = copies
         self.table.configure(scoring.principles)
-        self._playable_mask = sum(1 << k for k in playable)
+        self._unplayable = ~sum(1 << k for k in playable)
         counted = {copies[k] for k in playable}
         # One number of copies for every playable kind: the tile check is one addition on
         # the context's _tiles_key (8 bits per kind): adding 127 - copies to every byte
-        # sets its top bit exactly where there are more copies. 0 bits: the full check.
+        # sets its top bit exactly where there are more copies. Otherwise every bit: the
+        # key of a hand is never 0 (the winning tile), so the full check runs.
         uniform = counted.pop() if len(counted) == 1 else None
         ones = sum(1 << 8 * k for k in range(len(copies) + 1))
         if uniform is not None and 0 <= uniform <= 127:
             self._over_add, self._over_bits = (127 - uniform) * ones, 0x80 * ones
         else:
-            self._over_add = self._over_bits = 0
-        # Each matcher with the bounds outside which it finds nothing: most shapes are
-        # ruled out by two comparisons instead of a call.
+            self._over_add, self._over_bits = 0, -1
+        # The shape matchers worth calling, by the number of declared sets and of kinds among
+        # the concealed tiles (the bounds outside which each finds nothing): one look-up.
         self._matchers = [(_MATCHERS[s.kind], s, *matcher_bounds(s)) for s in self.shapes]
+        self._candidates = [[self._worth_calling(melds, kinds) for kinds in range(len(copies) + 1)]
+                            for melds in range(5)]
+
+    def _worth_calling(self, melds: int, kinds: int) -> tuple[tuple[Any, Any], ...]:
+        """The (matcher, shape) pairs that may find an arrangement of a hand with ``melds``
+        declared sets and ``kinds`` kinds among its concealed tiles, in shape order."""
+        return tuple((matcher, shape) for matcher, shape, most_melds, fewest, most in self._matchers
+                     if melds <= most_melds and fewest <= kinds <= most)
 
     def check_tiles(self, hand: Hand) -> None:
         """Reject tiles the variant does not have, and more copies than it has."""
@@ -90,17 +99,44 @@ class Scorer:
         why the hand is not valid): :meth:`score` without building its result object.
         The evaluation is None when the hand does not win."""
         facts = HandContext(hand, None, self.shapes)
-        if (facts._tiles_mask & ~self._playable_mask or not self._over_bits
-                or (facts._tiles_key + self._over_add) & self._over_bits or (hand.flowers and not self.has_bonus)):
+        if (facts._tiles_mask & self._unplayable or (facts._tiles_key + self._over_add) & self._over_bits
+                or (hand.flowers and not self.has_bonus)):
             self.check_tiles(hand)  # the message names the first offending tile
-        arrs: list[Arrangement] = []
         melds = len(hand.melds)
         kinds = facts._concealed_mask.bit_count()
-        for matcher, shape, most_melds, fewest, most in self._matchers:
-            if melds <= most_melds and fewest <= kinds <= most:
-                arrs += matcher(shape, hand, facts)  # the context holds what the matchers read
+        try:
+            candidates = self._candidates[melds][kinds]
+        except IndexError:  # not a hand of 14 tiles
+            candidates = self._worth_calling(melds, kinds)
+        if len(candidates) == 1:
+            matcher, shape = candidates[0]
+            arrs = matcher(shape, hand, facts)  # the context holds what the matchers read
+        else:
+            arrs = []
+            for matcher, shape in candidates:
+                arrs += matcher(shape, hand, facts)
         if not arrs:
             return False, 0, None, None, "not a winning shape"
+        scoring = self.scoring
+        if len(arrs) == 1 and not scoring.valid_when:  # the common case: nothing to choose
+            best_arr = arrs[0]
+            best = self.table.evaluate(facts.arrange(best_arr))
+        else:
+            best, best_arr, rejected = self._best(facts, arrs)
+            if best is None or best_arr is None:
+                return False, 0, None, None, rejected
+        cap = scoring.cap
+        total = min(best.total, cap) if cap is not None else best.total
+        if best.minimum_points >= scoring.minimum:
+            return True, total, best, best_arr, None
+        reason = (f"below the minimum: {best.minimum_points} {scoring.unit} counted toward it, "
+                  f"{scoring.minimum} needed")
+        return False, total, best, best_arr, reason
+
+    def _best(self, facts: HandContext, arrs: list[Arrangement]) -> tuple[Evaluation | None, Arrangement | None, str | None]:
+        """(the best arrangement's evaluation, that arrangement, the reason of the last one
+        ``valid_when`` rejected): a limit hand first, then the highest total; a tie goes to an
+        arrangement scoring a preferred pattern, else to the first."""
         table = self.table
         valid_when = self.scoring.valid_when
         best: Evaluation | None = None
@@ -119,13 +155,4 @@ class Scorer:
             elif ((ev.limit, ev.total) == (best.limit, best.total)
                   and table.preferred(ev) and not table.preferred(best)):
                 best, best_arr = ev, arr
-        if best is None:
-            return False, 0, None, None, rejected
-        scoring = self.scoring
-        cap = scoring.cap
-        total = min(best.total, cap) if cap is not None else best.total
-        if best.minimum_points >= scoring.minimum:
-            return True, total, best, best_arr, None
-        reason = (f"below the minimum: {best.minimum_points} {scoring.unit} counted toward it, "
-                  f"{scoring.minimum} needed")
-        return False, total, best, best_arr, reason
+        return best, best_arr, rejected

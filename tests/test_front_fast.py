@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from compiler import hand as hand_module
-from compiler.hand import Hand, HandError, _from_json, from_json
+from compiler.hand import Hand, HandError, _from_json, from_json, tile_copies
 from compiler.tiles import CODES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,7 +39,11 @@ def _outcome(fn: Any, obj: Any) -> tuple[str, Any]:
     except HandError as exc:
         return ("error", str(exc))
     assert type(hand) is Hand
-    return ("hand", [(name, type(value), value) for name, value in vars(hand).items()])
+    fields = vars(hand).copy()
+    copies = fields.pop("_copies", None)  # what the fast path leaves for compiler/context.py
+    if copies is not None:
+        assert copies == tile_copies(Hand(**fields))  # the same as counted on a Hand built the usual way
+    return ("hand", [(name, type(value), value) for name, value in fields.items()])
 
 
 def _assert_same(obj: Any) -> None:
@@ -180,7 +184,7 @@ def test_sample_requests_take_the_fast_path(monkeypatch: pytest.MonkeyPatch) -> 
 
 def test_a_fast_hand_has_the_dataclass_fields_in_order() -> None:
     hand = from_json({"hand": ["1m"] * 3 + ["2m"] * 3 + ["3m"] * 3 + ["4m"] * 3 + ["5m"], "win_tile": "5m"})
-    assert list(vars(hand)) == list(Hand.__dataclass_fields__)
+    assert list(vars(hand)) == [*Hand.__dataclass_fields__, "_copies"]
     assert hand == Hand(concealed=hand.concealed, melds=(), win_tile=hand.win_tile)
     assert hash(hand) == hash(Hand(concealed=hand.concealed, melds=(), win_tile=hand.win_tile))
 
@@ -303,3 +307,46 @@ def test_lines_read_as_they_arrive_are_answered_as_one_by_one(lines: list[str], 
     one_by_one = _batch(line for line in io.BytesIO(data))  # no read1: one line at a time
     assert _batch(_Trickle(data, sizes)) == one_by_one
     assert _batch(io.BytesIO(data)) == one_by_one
+
+
+#: Bytes spliced into a request line: a BOM, what is not UTF-8 (an encoded surrogate, an
+#: overlong form, beyond U+10FFFF, stray bytes) and characters that are whitespace to str.
+BYTE_SPLICES = st.sampled_from([b"\xef\xbb\xbf", b"\xed\xa0\x80", b"\xed\xbf\xbf", b"\xc0\x80", b"\xc1\xbf",
+                                b"\xf4\x90\x80\x80", b"\xf8\x88\x80\x80\x80", b"\xff", b"\x80", b"\xc3",
+                                b"\xe2\x80\xa8", b"\xc2\x85", b"\xc2\xa0", b"\xe3\x80\x80", b"\x1c", b"\x00"])
+
+
+@st.composite
+def request_bytes(draw: st.DrawFn) -> bytes:
+    line = draw(request_lines()).encode("utf-8", "surrogatepass")
+    for _ in range(draw(st.integers(0, 2))):
+        pos = draw(st.integers(0, len(line)))
+        line = line[:pos] + draw(BYTE_SPLICES) + line[pos + draw(st.sampled_from([0, 0, 1, 2])):]
+    return line
+
+
+@needs_orjson
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(lines=st.lists(st.one_of(request_bytes(), st.sampled_from([b"", b" ", b"\xc2\xa0", b"\x1c"])),
+                      min_size=1, max_size=6))
+def test_a_batch_answers_the_same_with_and_without_orjson(lines: list[bytes]) -> None:
+    """The loop hands orjson the bytes of a line, not its decoded text: same answers, bad
+    UTF-8, BOMs and blank lines included, as the path that decodes first."""
+    data = b"\n".join(lines) + b"\n"
+    saved = score_command._fast_loads
+    try:
+        score_command._fast_loads = orjson_loads
+        fast = _batch(io.BytesIO(data))
+        score_command._fast_loads = None
+        assert _batch(io.BytesIO(data)) == fast, data
+    finally:
+        score_command._fast_loads = saved
+
+
+@needs_orjson
+def test_the_sample_batch_answers_the_same_with_and_without_orjson(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = ("\n".join(_lines()) + "\n").encode("utf-8")
+    monkeypatch.setattr(score_command, "_fast_loads", orjson_loads)
+    fast = _batch(io.BytesIO(data))
+    monkeypatch.setattr(score_command, "_fast_loads", None)
+    assert _batch(io.BytesIO(data)) == fast

@@ -149,10 +149,14 @@ class LineEncoder:
         valid, total, ev, _, _ = self.evaluate(hand)
         if ev is None:
             return _NOT_A_WIN
-        get = self.fans.get
-        parts = [get(s) or self._fan(s) for s in ev.scored]
+        scored = ev.scored
+        try:
+            body = ", ".join(map(self.fans.get, scored))
+        except TypeError:  # a piece not kept yet (None)
+            get = self.fans.get
+            body = ", ".join([get(s) or self._fan(s) for s in scored])
         head, tail = self.ends.get((valid, total)) or self._ends(valid, total)
-        return head + ", ".join(parts) + tail
+        return head + body + tail
 
 
 _NOT_A_WIN = '{"valid": false, "total": 0, "fans": []}\n'
@@ -166,11 +170,26 @@ def jsonl(variant: Any, source: IO[bytes], out: IO[str]) -> int:
     and a batch does not pay one write and flush per line.
     """
     encode = LineEncoder(variant)
+    fast_loads = _fast_loads
     number = 0
     for lines in _arrived(source):
         answers = []
         for raw in lines:
             number += 1
+            if fast_loads is not None:
+                # orjson reads the bytes as they came (it rejects whatever is not UTF-8, as
+                # decoding does): a request it and from_json_fast accept is answered here;
+                # any other line takes the path below, which explains what is wrong.
+                try:
+                    hand = from_json_fast(fast_loads(raw))
+                except Exception:
+                    hand = None
+                if hand is not None:
+                    try:
+                        answers.append(encode(hand))
+                    except Exception as exc:
+                        answers.append(_failure(exc, number))
+                    continue
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
@@ -228,18 +247,24 @@ def _answer(encode: LineEncoder, line: str, number: int) -> str:
             if hand is not None:
                 return encode(hand)
         return encode(from_json(json.loads(line)))
-    except json.JSONDecodeError as exc:
+    except Exception as exc:
+        return _failure(exc, number)
+
+
+def _failure(exc: Exception, number: int) -> str:
+    """The answer to line ``number`` when reading or scoring it raised ``exc``."""
+    if isinstance(exc, json.JSONDecodeError):
         return _error(f"line {number}: not JSON: {exc.msg} at column {exc.colno}")
-    except INPUT_ERRORS as exc:
+    if isinstance(exc, INPUT_ERRORS):
         return _error(f"line {number}: {exc}")
-    except RecursionError:
+    if isinstance(exc, RecursionError):
         return _error(f"line {number}: the request nests too deeply")
-    except Exception as exc:  # an engine bug answers this line and the batch goes on
-        return _error(f"line {number}: internal error: {type(exc).__name__}: {exc}")
+    # an engine bug answers this line and the batch goes on
+    return _error(f"line {number}: internal error: {type(exc).__name__}: {exc}")
 
 
 #: An optional faster JSON decoder (the ``fast`` extra); the standard one without it.
-_fast_loads: Callable[[str], Any] | None
+_fast_loads: Callable[[str | bytes], Any] | None
 try:
     from orjson import loads as _fast_loads
 except ImportError:  # pragma: no cover - depends on the environment
