@@ -371,7 +371,10 @@ def _from_cache(entry_key: str, text: str, file: str, digest: str) -> CompiledVa
         variant, _ = _pipeline(Source(file, entry["data"], {}, text), digest, entry["expressions"])
         scorers = entry.get("scorers") or {}
         if isinstance(scorers, dict):  # checked when used: a damaged one is generated again
-            variant.scoring.table.sources.update(scorers)
+            codes = cache.CodeStore(entry_key)  # their code objects, kept by an earlier process
+            variant.scoring.table.sources.update(
+                (shape, cache.StoredSource(src, codes) if isinstance(src, dict) else src)
+                for shape, src in scorers.items())
     except Exception:  # noqa: BLE001 - a damaged or foreign entry only costs a full compile
         return None
     return variant
