@@ -331,12 +331,94 @@ def _forms_of(honors: int, key: int) -> int:
     cache = _FORMS[honors]
     got = cache.get(key)
     if got is None:
-        counts = tuple(key.to_bytes(7 if honors else 9, "little"))
-        got = _form_mask(_forms(counts, bool(honors)))
+        got = _honor_forms(key) if honors else _suited_forms(key)
         if len(cache) >= CACHE_SIZE:
             cache.clear()
         cache[key] = got
     return got
+
+
+def _one_form(tiles: int, pairs: int) -> int:
+    """The forms mask of a split of ``tiles`` tiles holding ``pairs`` (0 or 1) pairs: the
+    tile count fixes the number of sets, so a suit that splits has exactly one form."""
+    return 1 << (2 * ((tiles - 2 * pairs) // 3) + pairs)
+
+
+def _honor_forms(key: int) -> int:
+    """The forms of honor counts, worked out directly: with no chows, each kind's count is
+    pungs and at most one pair (never 1 mod 3), and the suit holds at most one pair."""
+    tiles = pairs = 0
+    for c in key.to_bytes(7, "little"):
+        r = c % 3
+        if r == 1:
+            return 0
+        pairs += r >> 1
+        tiles += c
+    return _one_form(tiles, pairs) if pairs <= 1 else 0
+
+
+_ONES = 0x010101010101010101  # one in each rank of a suited key
+_ABOVE_7 = 0xF8 * _ONES  # a rank's count above 7
+_ABOVE_4 = 0x08 * _ONES  # with 3 added to every rank: a count above 4
+_MOST_TILES = 14  # in a suit of the table: four sets and a pair
+
+
+def _suited_forms(key: int) -> int:
+    """The forms of suited counts: a look-up in the precomputed table of every splitting
+    suit (:func:`splitting_suits`) when it covers them, else a search."""
+    if key & _ABOVE_7 or (key + 3 * _ONES) & _ABOVE_4 or key % 255 > _MOST_TILES:
+        return _form_mask(_forms(tuple(key.to_bytes(9, "little")), False))
+    i = _base5(key)
+    if not (_SPLITTING or splitting_suits())[i >> 3] >> (i & 7) & 1:
+        return 0
+    tiles = key % 255  # the sum of the counts (256 is 1 mod 255: with counts below 8, exact)
+    return _one_form(tiles, int(tiles % 3 == 2))
+
+
+def _base5(key: int) -> int:
+    """The nine counts of a suited key (each at most 4) as one base-5 number, rank 1 lowest."""
+    c = key.to_bytes(9, "little")
+    return (((((((c[8] * 5 + c[7]) * 5 + c[6]) * 5 + c[5]) * 5 + c[4]) * 5 + c[3]) * 5 + c[2]) * 5 + c[1]) * 5 + c[0]
+
+
+_SPLITTING = b""  # filled on first use
+
+
+def splitting_suits() -> bytes:
+    """Which suited count vectors (each count at most 4, at most 14 tiles: four sets and
+    a pair) split into sets and at most one pair, as a bit set: bit ``i`` (of byte
+    ``i >> 3``) for the counts whose base-5 number (:func:`_base5`) is ``i``; 5 ** 9 bits,
+    21,743 of them set. Built once (some 30 ms) and kept in the compile cache's folder,
+    where a process reads it (a fraction of a millisecond) the first time a suit is not
+    yet in its tables."""
+    global _SPLITTING
+    if not _SPLITTING:
+        from . import cache  # here: the compile cache imports the expression compiler
+
+        _SPLITTING = cache.table(f"splitting-suits-{cache.compiler_version()[:24]}", _splitting_bits,
+                                 lambda data: len(data) == _SPLITTING_SIZE)
+    return _SPLITTING
+
+
+_SPLITTING_SIZE = (5 ** 9 + 7) // 8
+
+
+def _splitting_bits() -> bytes:
+    """:func:`splitting_suits` computed: every sum of at most four sets (pungs and chows),
+    then each with a pair added, no count above 4."""
+    sets = [3 << 8 * i for i in range(9)] + [0x010101 << 8 * i for i in range(7)]
+    level = {0}
+    plain = {0}
+    for _ in range(_MOST_TILES // 3):  # the sums of one set more than the last level's
+        level = {k for k in (key + s for key in level for s in sets) if not (k + 3 * _ONES) & _ABOVE_4}
+        plain |= level
+    bits = bytearray(_SPLITTING_SIZE)
+    for key in plain:
+        for k in (key, *(key + (2 << 8 * i) for i in range(9))):
+            if not (k + 3 * _ONES) & _ABOVE_4:
+                i = _base5(k)
+                bits[i >> 3] |= 1 << (i & 7)
+    return bytes(bits)
 
 
 def _wait_ranks(honors: int, key: int) -> int:

@@ -20,6 +20,11 @@ another source. It is filled as the sources are first compiled (a process compil
 something the file lacks writes the file again), not when the entry is written: the JSON
 entry stays plain data for any Python.
 
+Tables an engine precomputes once (e.g. every suit's tile counts that split into sets,
+compiler/arrangements.py) are kept in the same folder as bytes (:func:`table`), under a
+name that changes with what computes them, with a digest that lets a damaged file be
+noticed, ignored and written again.
+
 The folder is ``$CARDAVIA_CACHE_DIR`` if set (an empty value or ``off`` disables the
 cache), else ``$XDG_CACHE_HOME/cardavia``, else ``~/.cache/cardavia``.
 """
@@ -36,7 +41,7 @@ from functools import lru_cache
 from importlib.util import MAGIC_NUMBER
 from pathlib import Path
 from types import CodeType
-from typing import Any
+from typing import Any, Callable
 
 from .expressions import Recipe, Type
 
@@ -235,3 +240,31 @@ class StoredSource(dict):  # type: ignore[type-arg]
     def __init__(self, source: dict[str, Any], codes: CodeStore) -> None:
         super().__init__(source)
         self.codes = codes
+
+
+# ------------------------------------------------------------------ tables
+
+TABLE_HEADER = b"cardavia-table-1\0"
+
+
+def table(name: str, build: Callable[[], bytes], valid: Callable[[bytes], bool] = lambda data: True) -> bytes:
+    """The bytes of a precomputed table, read from the cache folder, else ``build()`` (and
+    kept there). ``name`` must change whenever what ``build`` computes changes (callers
+    include :func:`compiler_version`); ``valid`` rejects data of the wrong shape. A
+    missing, damaged or invalid file is built and written again, never an error."""
+    folder = cache_dir()
+    path = folder / f"{name}.table" if folder is not None else None
+    if path is not None:
+        try:
+            with open(path, "rb") as f:
+                blob = f.read()
+        except OSError:
+            blob = b""
+        head = len(TABLE_HEADER)
+        data = blob[head + 32:]
+        if blob[:head] == TABLE_HEADER and hashlib.sha256(data).digest() == blob[head:head + 32] and valid(data):
+            return data
+    data = build()
+    if path is not None:
+        _write_atomically(path, TABLE_HEADER + hashlib.sha256(data).digest() + data)
+    return data
