@@ -305,24 +305,32 @@ class SuitTable:
 
     def __init__(self, suit: int, key: int) -> None:
         base, end, honors = _SUITS[suit]
-        counts = tuple(key.to_bytes(end - base, "little"))
         self.suit = suit
         self.key = key
-        plain = []
-        paired = []
-        splits = []
-        pairs = []
-        for d in _decompose(counts, honors, 1):
-            groups = tuple(make_group(kind, base + i, True) for kind, i in d)
-            n = sum(1 for kind, _ in d if kind == "pair")
-            (paired if n else plain).append(groups)
-            splits.append(groups)
-            pairs.append(n)
-        self.plain: tuple[tuple[Group, ...], ...] = tuple(plain)
-        self.paired: tuple[tuple[Group, ...], ...] = tuple(paired)
-        self.splits: tuple[tuple[Group, ...], ...] = tuple(splits)  # every split, in _decompose order
-        self.pairs: tuple[int, ...] = tuple(pairs)  # the number of pairs of each split
-        self.forms = _forms_of(int(honors), key)
+        self.forms = forms = _forms_of(int(honors), key)
+        splits: tuple[tuple[Group, ...], ...] = ()
+        if forms:  # else no split: the forms come from a table, the splits from a search
+            groups = _SUIT_GROUPS[suit] or _suit_groups(suit)
+            splits = tuple(tuple(map(groups.__getitem__, d))
+                           for d in _decompose(tuple(key.to_bytes(end - base, "little")), honors, 1))
+        # The tile count fixes whether a split holds the pair: every split of a suit does, or none.
+        pair = forms.bit_length() % 2 == 0  # the forms' one bit is 2 * sets + pairs
+        self.plain: tuple[tuple[Group, ...], ...] = () if pair else splits
+        self.paired: tuple[tuple[Group, ...], ...] = splits if pair else ()
+        self.splits: tuple[tuple[Group, ...], ...] = splits  # every split, in _decompose order
+        self.pairs: tuple[int, ...] = (int(pair),) * len(splits)  # the number of pairs of each split
+
+
+#: For each suit, its concealed groups by the (kind, index within the suit) of :func:`_decompose`.
+_SUIT_GROUPS: list[dict[tuple[str, int], Group]] = [{}, {}, {}, {}]
+
+
+def _suit_groups(suit: int) -> dict[tuple[str, int], Group]:
+    base, end, honors = _SUITS[suit]
+    kinds = ("pung", "pair") if honors else ("pung", "pair", "chow")
+    got = _SUIT_GROUPS[suit] = {(kind, i): make_group(kind, base + i, True)
+                                for kind in kinds for i in range(end - base - (2 if kind == "chow" else 0))}
+    return got
 
 
 def _forms_of(honors: int, key: int) -> int:
@@ -401,6 +409,7 @@ def splitting_suits() -> bytes:
 
 
 _SPLITTING_SIZE = (5 ** 9 + 7) // 8
+_POW5 = tuple(5 ** j for j in range(9))
 
 
 def _splitting_bits() -> bytes:
@@ -434,6 +443,23 @@ def _wait_ranks(honors: int, key: int) -> int:
     cands = present if honors else (present | present << 1 | present << 2 | present >> 1 | present >> 2) & 0x1FF
     ranks = 0
     j = 0
+    if not honors and not (key & _ABOVE_7 or (key + 3 * _ONES) & _ABOVE_4 or key % 255 >= _MOST_TILES):
+        # Straight from the table of splitting suits (one rank more stays in it), but for
+        # a rank held four times, whose fifth tile the table does not cover.
+        table = _SPLITTING or splitting_suits()
+        index = _base5(key)
+        while cands:
+            if cands & 1:
+                if key >> 8 * j & 0xFF == 4:
+                    if _forms_of(0, key + (1 << 8 * j)):
+                        ranks |= 1 << j
+                else:
+                    i = index + _POW5[j]
+                    if table[i >> 3] >> (i & 7) & 1:
+                        ranks |= 1 << j
+            cands >>= 1
+            j += 1
+        return ranks
     while cands:
         if cands & 1 and _forms_of(honors, key + (1 << 8 * j)):
             ranks |= 1 << j

@@ -100,3 +100,51 @@ def test_without_a_cache_the_table_is_built_in_memory(monkeypatch: pytest.Monkey
     monkeypatch.setenv(cache.ENV_VAR, "off")
     monkeypatch.setattr(A, "_SPLITTING", b"")
     assert A.splitting_suits() == A._splitting_bits()
+
+
+def reference_wait_ranks(counts: tuple[int, ...], honors: bool) -> int:
+    """Each rank near a held one (any held one, for honors) whose tile lets the suit split, by search."""
+    ranks = 0
+    for j in range(len(counts)):
+        near = counts[j] if honors else any(counts[max(0, j - 2):j + 3])
+        if near and searched(counts[:j] + (counts[j] + 1,) + counts[j + 1:], honors):
+            ranks |= 1 << j
+    return ranks
+
+
+def test_wait_ranks_are_those_of_the_search(cache_dir: Path) -> None:
+    rng = random.Random(11)
+    for _ in range(6000):
+        size, honors = rng.choice(((9, False), (9, False), (7, True)))
+        counts = tuple(rng.choice((0, 0, 0, 1, 1, 2, 3, 4)) for _ in range(size))
+        if sum(counts) > 16:
+            continue
+        key = key_of(counts)
+        A._FORMS[int(honors)].clear()
+        assert A._wait_ranks(int(honors), key) == reference_wait_ranks(counts, honors), counts
+
+
+def reference_table(suit: int, key: int) -> tuple[object, ...]:
+    """A suit's table as it was built before the forms came from a table: by search, split by split."""
+    base, end, honors = A._SUITS[suit]
+    counts = tuple(key.to_bytes(end - base, "little"))
+    splits, pairs = [], []
+    for d in A._decompose(counts, honors, 1):
+        splits.append(tuple(A.make_group(kind, base + i, True) for kind, i in d))
+        pairs.append(sum(1 for kind, _ in d if kind == "pair"))
+    plain = tuple(s for s, n in zip(splits, pairs) if not n)
+    paired = tuple(s for s, n in zip(splits, pairs) if n)
+    return tuple(splits), tuple(pairs), plain, paired, searched(counts, honors)
+
+
+def test_suit_tables_are_those_of_the_search(cache_dir: Path) -> None:
+    rng = random.Random(5)
+    for _ in range(4000):
+        suit = rng.randrange(4)
+        size = 7 if suit == 3 else 9
+        counts = tuple(rng.choice((0, 0, 0, 1, 1, 2, 3, 4)) for _ in range(size))
+        if sum(counts) > 14:
+            continue
+        key = key_of(counts)
+        t = A.SuitTable(suit, key)
+        assert (t.splits, t.pairs, t.plain, t.paired, t.forms) == reference_table(suit, key), counts
