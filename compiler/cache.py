@@ -2,10 +2,10 @@
 
 What is stored, per variant text, is plain JSON: the validated document and, for each
 expression, its checked type and the Python source the checker generated (closures are
-never pickled; the source is compiled again on load, which is cheap). The key is the
-SHA-256 of the file's text and of the compiler itself (the content of every file of this
-package and the Python version), so editing a variant or upgrading the compiler simply
-misses the cache. Entries are written atomically; an unreadable or unwritable cache is
+never pickled; the source is compiled again on load), and the generated scorers' sources.
+The key is a BLAKE2b digest of the file's text and of the compiler itself (the content of
+every file of this package and the Python version), so editing a variant or upgrading the
+compiler simply misses the cache. Entries are written atomically; an unreadable or unwritable cache is
 ignored, never an error.
 
 Compiling the generated sources again is not free (tens of milliseconds for a variant's
@@ -31,7 +31,6 @@ cache), else ``$XDG_CACHE_HOME/cardavia``, else ``~/.cache/cardavia``.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import marshal
 import os
@@ -44,6 +43,16 @@ from types import CodeType
 from typing import Any, Callable
 
 from .expressions import Recipe, Type
+
+try:  # BLAKE2 as Python builds it in: importing hashlib would load OpenSSL (milliseconds per start)
+    from _blake2 import blake2b as _blake2b
+except ImportError:  # pragma: no cover - a Python without the module
+    from hashlib import blake2b as _blake2b
+
+
+def hasher(data: bytes = b"") -> Any:
+    """A 256-bit BLAKE2b hash object: the digest of every key and check of this cache."""
+    return _blake2b(data, digest_size=32)
 
 ENV_VAR = "CARDAVIA_CACHE_DIR"
 FORMAT = 1  # bump when the entry layout changes
@@ -61,7 +70,7 @@ def cache_dir() -> Path | None:
 @lru_cache(maxsize=1)
 def compiler_version() -> str:
     """A digest of the compiler's own files: any change to the compiler invalidates the cache."""
-    h = hashlib.sha256(f"{FORMAT}\0{sys.version_info[:2]}\0".encode())
+    h = hasher(f"{FORMAT}\0{sys.version_info[:2]}\0".encode())
     here = Path(__file__).resolve().parent
     for path in sorted(here.iterdir()):
         if path.suffix in (".py", ".lark", ".json") and path.is_file():
@@ -70,7 +79,7 @@ def compiler_version() -> str:
 
 
 def key(text: str) -> str:
-    return hashlib.sha256((compiler_version() + "\0" + text).encode("utf-8", "surrogatepass")).hexdigest()
+    return hasher((compiler_version() + "\0" + text).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def parser_cache_file() -> str | None:
@@ -158,7 +167,7 @@ def _write_atomically(path: Path, data: bytes) -> bool:
 # ------------------------------------------------------------ code objects
 
 #: The header of a code side file: what it is, then the bytecode magic number of the
-#: Python that wrote it; a SHA-256 digest of the marshal data follows.
+#: Python that wrote it; the BLAKE2b digest of the marshal data follows (:func:`hasher`).
 CODE_HEADER = b"cardavia-code-1\0" + MAGIC_NUMBER
 CodeKey = tuple[str, str, str]  # (mode, file name, source)
 
@@ -181,7 +190,7 @@ def read_codes(path: Path) -> dict[CodeKey, CodeType]:
     except OSError:
         return {}
     head = len(CODE_HEADER)
-    if blob[:head] != CODE_HEADER or hashlib.sha256(blob[head + 32:]).digest() != blob[head:head + 32]:
+    if blob[:head] != CODE_HEADER or hasher(blob[head + 32:]).digest() != blob[head:head + 32]:
         return {}
     try:
         codes = marshal.loads(blob[head + 32:])
@@ -230,7 +239,7 @@ class CodeStore:
             return False
         data = marshal.dumps(self.codes)
         self.changed = False
-        return _write_atomically(self.path, CODE_HEADER + hashlib.sha256(data).digest() + data)
+        return _write_atomically(self.path, CODE_HEADER + hasher(data).digest() + data)
 
 
 class StoredSource(dict):  # type: ignore[type-arg]
@@ -262,9 +271,9 @@ def table(name: str, build: Callable[[], bytes], valid: Callable[[bytes], bool] 
             blob = b""
         head = len(TABLE_HEADER)
         data = blob[head + 32:]
-        if blob[:head] == TABLE_HEADER and hashlib.sha256(data).digest() == blob[head:head + 32] and valid(data):
+        if blob[:head] == TABLE_HEADER and hasher(data).digest() == blob[head:head + 32] and valid(data):
             return data
     data = build()
     if path is not None:
-        _write_atomically(path, TABLE_HEADER + hashlib.sha256(data).digest() + data)
+        _write_atomically(path, TABLE_HEADER + hasher(data).digest() + data)
     return data

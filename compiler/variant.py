@@ -7,7 +7,6 @@ once, each at its file:line:column.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -386,7 +385,7 @@ def compile_text(text: str, file: str = "<variant>", *, use_cache: bool = True) 
     A variant compiled before (same text, same compiler) is rebuilt from the on-disk cache
     (compiler/cache.py) without parsing: that is what keeps a fresh process's load fast.
     """
-    digest = hashlib.sha256((COMPILER_VERSION + "\0" + text).encode("utf-8", "surrogatepass")).hexdigest()
+    digest = cache.hasher((COMPILER_VERSION + "\0" + text).encode("utf-8", "surrogatepass")).hexdigest()
     entry_key = cache.key(text) if use_cache else None
     if entry_key is not None:
         cached = _from_cache(entry_key, text, file, digest)

@@ -3,7 +3,6 @@ full compile, never a source of errors, and what lets a fresh process skip parsi
 
 from __future__ import annotations
 
-import hashlib
 import json
 import marshal
 import os
@@ -237,8 +236,8 @@ def _rehead(blob: bytes, magic: bytes) -> bytes:
     lambda b: b[:len(b) // 2],  # truncated
     lambda b: b[:-1] + bytes([b[-1] ^ 1]),  # one bit flipped: the digest no longer matches
     lambda b: _rehead(b, b"\x00\x00\r\n"),  # another Python's bytecode
-    lambda b: cache.CODE_HEADER + hashlib.sha256(marshal.dumps([1, 2])).digest() + marshal.dumps([1, 2]),
-    lambda b: cache.CODE_HEADER + hashlib.sha256(marshal.dumps({("exec", "x", "y"): 3})).digest()
+    lambda b: cache.CODE_HEADER + cache.hasher(marshal.dumps([1, 2])).digest() + marshal.dumps([1, 2]),
+    lambda b: cache.CODE_HEADER + cache.hasher(marshal.dumps({("exec", "x", "y"): 3})).digest()
     + marshal.dumps({("exec", "x", "y"): 3}),
 ])
 def test_a_damaged_or_foreign_code_file_is_ignored_and_written_again(
