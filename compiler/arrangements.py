@@ -374,10 +374,11 @@ _MOST_TILES = 14  # in a suit of the table: four sets and a pair
 def _suited_forms(key: int) -> int:
     """The forms of suited counts: a look-up in the precomputed table of every splitting
     suit (:func:`splitting_suits`) when it covers them, else a search."""
-    if key & _ABOVE_7 or (key + 3 * _ONES) & _ABOVE_4 or key % 255 > _MOST_TILES:
+    table = _SPLITTING if _SPLITTING is not None else splitting_suits()
+    if not table or key & _ABOVE_7 or (key + 3 * _ONES) & _ABOVE_4 or key % 255 > _MOST_TILES:
         return _form_mask(_forms(tuple(key.to_bytes(9, "little")), False))
     i = _base5(key)
-    if not (_SPLITTING or splitting_suits())[i >> 3] >> (i & 7) & 1:
+    if not table[i >> 3] >> (i & 7) & 1:
         return 0
     tiles = key % 255  # the sum of the counts (256 is 1 mod 255: with counts below 8, exact)
     return _one_form(tiles, int(tiles % 3 == 2))
@@ -389,7 +390,7 @@ def _base5(key: int) -> int:
     return (((((((c[8] * 5 + c[7]) * 5 + c[6]) * 5 + c[5]) * 5 + c[4]) * 5 + c[3]) * 5 + c[2]) * 5 + c[1]) * 5 + c[0]
 
 
-_SPLITTING = b""  # filled on first use
+_SPLITTING: bytes | None = None  # None until first needed; b"": no table (no cache folder)
 
 
 def splitting_suits() -> bytes:
@@ -398,13 +399,15 @@ def splitting_suits() -> bytes:
     ``i >> 3``) for the counts whose base-5 number (:func:`_base5`) is ``i``; 5 ** 9 bits,
     21,743 of them set. Built once (some 30 ms) and kept in the compile cache's folder,
     where a process reads it (a fraction of a millisecond) the first time a suit is not
-    yet in its tables."""
+    yet in its tables. Without a cache folder there is no table (``b""``): building it in
+    every process would cost more than the searches it saves."""
     global _SPLITTING
-    if not _SPLITTING:
+    if _SPLITTING is None:
         from . import cache  # here: the compile cache imports the expression compiler
 
-        _SPLITTING = cache.table(f"splitting-suits-{cache.compiler_version()[:24]}", _splitting_bits,
-                                 lambda data: len(data) == _SPLITTING_SIZE)
+        _SPLITTING = b"" if cache.cache_dir() is None else cache.table(
+            f"splitting-suits-{cache.compiler_version()[:24]}", _splitting_bits,
+            lambda data: len(data) == _SPLITTING_SIZE)
     return _SPLITTING
 
 
@@ -443,10 +446,10 @@ def _wait_ranks(honors: int, key: int) -> int:
     cands = present if honors else (present | present << 1 | present << 2 | present >> 1 | present >> 2) & 0x1FF
     ranks = 0
     j = 0
-    if not honors and not (key & _ABOVE_7 or (key + 3 * _ONES) & _ABOVE_4 or key % 255 >= _MOST_TILES):
+    table = b"" if honors else _SPLITTING if _SPLITTING is not None else splitting_suits()
+    if table and not (key & _ABOVE_7 or (key + 3 * _ONES) & _ABOVE_4 or key % 255 >= _MOST_TILES):
         # Straight from the table of splitting suits (one rank more stays in it), but for
         # a rank held four times, whose fifth tile the table does not cover.
-        table = _SPLITTING or splitting_suits()
         index = _base5(key)
         while cands:
             if cands & 1:

@@ -18,7 +18,7 @@ from compiler import cache
 def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder = tmp_path / "cache"
     monkeypatch.setenv(cache.ENV_VAR, str(folder))
-    monkeypatch.setattr(A, "_SPLITTING", b"")  # read again from this folder
+    monkeypatch.setattr(A, "_SPLITTING", None)  # read again from this folder
     return folder
 
 
@@ -66,7 +66,7 @@ def test_the_table_is_kept_in_the_cache_and_read_back(cache_dir: Path, monkeypat
     built = A._splitting_bits()
     assert A.splitting_suits() == built
     [kept] = cache_dir.glob("*.table")
-    monkeypatch.setattr(A, "_SPLITTING", b"")
+    monkeypatch.setattr(A, "_SPLITTING", None)
     monkeypatch.setattr(A, "_splitting_bits", lambda: pytest.fail("the kept table was built again"))
     assert A.splitting_suits() == built
     assert kept.name.startswith("splitting-suits-")
@@ -84,7 +84,7 @@ def test_a_damaged_table_file_is_ignored_and_written_again(
     [kept] = cache_dir.glob("*.table")
     good = kept.read_bytes()
     kept.write_bytes(damage(good))  # type: ignore[operator]
-    monkeypatch.setattr(A, "_SPLITTING", b"")
+    monkeypatch.setattr(A, "_SPLITTING", None)
     assert A.splitting_suits() == built
     assert kept.read_bytes() == good
 
@@ -96,10 +96,17 @@ def test_a_table_of_the_wrong_size_is_built_again(cache_dir: Path) -> None:
     assert cache.table("some-table", lambda: pytest.fail("kept"), lambda d: len(d) == 4) == b"xyzw"
 
 
-def test_without_a_cache_the_table_is_built_in_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_a_cache_there_is_no_table_and_the_search_answers(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(cache.ENV_VAR, "off")
-    monkeypatch.setattr(A, "_SPLITTING", b"")
-    assert A.splitting_suits() == A._splitting_bits()
+    monkeypatch.setattr(A, "_SPLITTING", None)
+    assert A.splitting_suits() == b""
+    rng = random.Random(3)
+    for _ in range(2000):
+        counts = tuple(rng.choice((0, 0, 0, 1, 1, 2, 3, 4)) for _ in range(9))
+        if sum(counts) <= 14:
+            A._FORMS[0].clear()
+            assert A._suited_forms(key_of(counts)) == searched(counts, False), counts
+            assert A._wait_ranks(0, key_of(counts)) == reference_wait_ranks(counts, False), counts
 
 
 def reference_wait_ranks(counts: tuple[int, ...], honors: bool) -> int:
