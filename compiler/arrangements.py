@@ -196,8 +196,10 @@ def _decompose(counts: tuple[int, ...], honors: bool, pair_left: int) -> tuple[R
 
     Groups are (kind, index within the suit); each result is sorted, results are distinct.
     """
-    i = next((j for j, c in enumerate(counts) if c), -1)
-    if i < 0:
+    i = 0
+    while i < len(counts) and not counts[i]:
+        i += 1
+    if i == len(counts):
         return ((),)
     out: set[Raw] = set()
     c = list(counts)
@@ -385,9 +387,13 @@ def _suited_forms(key: int) -> int:
 
 
 def _base5(key: int) -> int:
-    """The nine counts of a suited key (each at most 4) as one base-5 number, rank 1 lowest."""
-    c = key.to_bytes(9, "little")
-    return (((((((c[8] * 5 + c[7]) * 5 + c[6]) * 5 + c[5]) * 5 + c[4]) * 5 + c[3]) * 5 + c[2]) * 5 + c[1]) * 5 + c[0]
+    """The nine counts of a suited key (each at most 4) as one base-5 number, rank 1 lowest:
+    the counts written as digits, rank 9 first, read by int() in base 5."""
+    return int(key.to_bytes(9, "big").translate(_DIGITS), 5)
+
+
+_DIGITS = bytes(48 + c if c < 10 else 0 for c in range(256))  # a count (below 10) -> its ASCII digit
+_NONZERO = bytes(48 if c == 0 else 49 for c in range(256))  # a count -> ASCII "0" (none) or "1"
 
 
 _SPLITTING: bytes | None = None  # None until first needed; b"": no table (no cache folder)
@@ -437,12 +443,7 @@ def _wait_ranks(honors: int, key: int) -> int:
     """For one suit's counts: the mask of the rank indexes whose addition lets the suit
     split (tried only near a held rank; an honor only on a held one)."""
     size = 7 if honors else 9
-    present = 0
-    i = 0
-    for c in key.to_bytes(size, "little"):
-        if c:
-            present |= 1 << i
-        i += 1
+    present = int(key.to_bytes(size, "big").translate(_NONZERO), 2)  # bit i: rank index i held
     cands = present if honors else (present | present << 1 | present << 2 | present >> 1 | present >> 2) & 0x1FF
     ranks = 0
     j = 0
@@ -452,16 +453,16 @@ def _wait_ranks(honors: int, key: int) -> int:
         # a rank held four times, whose fifth tile the table does not cover.
         index = _base5(key)
         while cands:
-            if cands & 1:
-                if key >> 8 * j & 0xFF == 4:
-                    if _forms_of(0, key + (1 << 8 * j)):
-                        ranks |= 1 << j
-                else:
-                    i = index + _POW5[j]
-                    if table[i >> 3] >> (i & 7) & 1:
-                        ranks |= 1 << j
-            cands >>= 1
-            j += 1
+            low = cands & -cands
+            cands ^= low
+            j = low.bit_length() - 1
+            if key >> 8 * j & 0xFF == 4:
+                if _forms_of(0, key + (1 << 8 * j)):
+                    ranks |= low
+            else:
+                i = index + _POW5[j]
+                if table[i >> 3] >> (i & 7) & 1:
+                    ranks |= low
         return ranks
     while cands:
         if cands & 1 and _forms_of(honors, key + (1 << 8 * j)):
