@@ -226,8 +226,10 @@ def _decompose(counts: tuple[int, ...], honors: bool, pair_left: int) -> tuple[R
 
     Groups are (kind, index within the suit); each result is sorted, results are distinct.
     """
-    i = next((j for j, c in enumerate(counts) if c), -1)
-    if i < 0:
+    i = 0
+    while i < len(counts) and not counts[i]:
+        i += 1
+    if i == len(counts):
         return ((),)
     out: set[Raw] = set()
     c = list(counts)
@@ -335,24 +337,32 @@ class SuitTable:
 
     def __init__(self, suit: int, key: int) -> None:
         base, end, honors = _SUITS[suit]
-        counts = tuple(key.to_bytes(end - base, "little"))
         self.suit = suit
         self.key = key
-        plain = []
-        paired = []
-        splits = []
-        pairs = []
-        for d in _decompose(counts, honors, 1):
-            groups = tuple(make_group(kind, base + i, True) for kind, i in d)
-            n = sum(1 for kind, _ in d if kind == "pair")
-            (paired if n else plain).append(groups)
-            splits.append(groups)
-            pairs.append(n)
-        self.plain: tuple[tuple[Group, ...], ...] = tuple(plain)
-        self.paired: tuple[tuple[Group, ...], ...] = tuple(paired)
-        self.splits: tuple[tuple[Group, ...], ...] = tuple(splits)  # every split, in _decompose order
-        self.pairs: tuple[int, ...] = tuple(pairs)  # the number of pairs of each split
-        self.forms = _forms_of(int(honors), key)
+        self.forms = forms = _forms_of(int(honors), key)
+        splits: tuple[tuple[Group, ...], ...] = ()
+        if forms:  # else no split: the forms come from a table, the splits from a search
+            groups = _SUIT_GROUPS[suit] or _suit_groups(suit)
+            splits = tuple(tuple(map(groups.__getitem__, d))
+                           for d in _decompose(tuple(key.to_bytes(end - base, "little")), honors, 1))
+        # The tile count fixes whether a split holds the pair: every split of a suit does, or none.
+        pair = forms.bit_length() % 2 == 0  # the forms' one bit is 2 * sets + pairs
+        self.plain: tuple[tuple[Group, ...], ...] = () if pair else splits
+        self.paired: tuple[tuple[Group, ...], ...] = splits if pair else ()
+        self.splits: tuple[tuple[Group, ...], ...] = splits  # every split, in _decompose order
+        self.pairs: tuple[int, ...] = (int(pair),) * len(splits)  # the number of pairs of each split
+
+
+#: For each suit, its concealed groups by the (kind, index within the suit) of :func:`_decompose`.
+_SUIT_GROUPS: list[dict[tuple[str, int], Group]] = [{}, {}, {}, {}]
+
+
+def _suit_groups(suit: int) -> dict[tuple[str, int], Group]:
+    base, end, honors = _SUITS[suit]
+    kinds = ("pung", "pair") if honors else ("pung", "pair", "chow")
+    got = _SUIT_GROUPS[suit] = {(kind, i): make_group(kind, base + i, True)
+                                for kind in kinds for i in range(end - base - (2 if kind == "chow" else 0))}
+    return got
 
 
 def _forms_of(honors: int, key: int) -> int:
@@ -361,27 +371,129 @@ def _forms_of(honors: int, key: int) -> int:
     cache = _FORMS[honors]
     got = cache.get(key)
     if got is None:
-        counts = tuple(key.to_bytes(7 if honors else 9, "little"))
-        got = _form_mask(_forms(counts, bool(honors)))
+        got = _honor_forms(key) if honors else _suited_forms(key)
         if len(cache) >= CACHE_SIZE:
             cache.clear()
         cache[key] = got
     return got
 
 
+def _one_form(tiles: int, pairs: int) -> int:
+    """The forms mask of a split of ``tiles`` tiles holding ``pairs`` (0 or 1) pairs: the
+    tile count fixes the number of sets, so a suit that splits has exactly one form."""
+    return 1 << (2 * ((tiles - 2 * pairs) // 3) + pairs)
+
+
+def _honor_forms(key: int) -> int:
+    """The forms of honor counts, worked out directly: with no chows, each kind's count is
+    pungs and at most one pair (never 1 mod 3), and the suit holds at most one pair."""
+    tiles = pairs = 0
+    for c in key.to_bytes(7, "little"):
+        r = c % 3
+        if r == 1:
+            return 0
+        pairs += r >> 1
+        tiles += c
+    return _one_form(tiles, pairs) if pairs <= 1 else 0
+
+
+_ONES = 0x010101010101010101  # one in each rank of a suited key
+_ABOVE_7 = 0xF8 * _ONES  # a rank's count above 7
+_ABOVE_4 = 0x08 * _ONES  # with 3 added to every rank: a count above 4
+_MOST_TILES = 14  # in a suit of the table: four sets and a pair
+
+
+def _suited_forms(key: int) -> int:
+    """The forms of suited counts: a look-up in the precomputed table of every splitting
+    suit (:func:`splitting_suits`) when it covers them, else a search."""
+    table = _SPLITTING if _SPLITTING is not None else splitting_suits()
+    if not table or key & _ABOVE_7 or (key + 3 * _ONES) & _ABOVE_4 or key % 255 > _MOST_TILES:
+        return _form_mask(_forms(tuple(key.to_bytes(9, "little")), False))
+    i = _base5(key)
+    if not table[i >> 3] >> (i & 7) & 1:
+        return 0
+    tiles = key % 255  # the sum of the counts (256 is 1 mod 255: with counts below 8, exact)
+    return _one_form(tiles, int(tiles % 3 == 2))
+
+
+def _base5(key: int) -> int:
+    """The nine counts of a suited key (each at most 4) as one base-5 number, rank 1 lowest:
+    the counts written as digits, rank 9 first, read by int() in base 5."""
+    return int(key.to_bytes(9, "big").translate(_DIGITS), 5)
+
+
+_DIGITS = bytes(48 + c if c < 10 else 0 for c in range(256))  # a count (below 10) -> its ASCII digit
+_NONZERO = bytes(48 if c == 0 else 49 for c in range(256))  # a count -> ASCII "0" (none) or "1"
+
+
+_SPLITTING: bytes | None = None  # None until first needed; b"": no table (no cache folder)
+
+
+def splitting_suits() -> bytes:
+    """Which suited count vectors (each count at most 4, at most 14 tiles: four sets and
+    a pair) split into sets and at most one pair, as a bit set: bit ``i`` (of byte
+    ``i >> 3``) for the counts whose base-5 number (:func:`_base5`) is ``i``; 5 ** 9 bits,
+    21,743 of them set. Built once (some 30 ms) and kept in the compile cache's folder,
+    where a process reads it (a fraction of a millisecond) the first time a suit is not
+    yet in its tables. Without a cache folder there is no table (``b""``): building it in
+    every process would cost more than the searches it saves."""
+    global _SPLITTING
+    if _SPLITTING is None:
+        from . import cache  # here: the compile cache imports the expression compiler
+
+        _SPLITTING = b"" if cache.cache_dir() is None else cache.table(
+            f"splitting-suits-{cache.compiler_version()[:24]}", _splitting_bits,
+            lambda data: len(data) == _SPLITTING_SIZE)
+    return _SPLITTING
+
+
+_SPLITTING_SIZE = (5 ** 9 + 7) // 8
+_POW5 = tuple(5 ** j for j in range(9))
+
+
+def _splitting_bits() -> bytes:
+    """:func:`splitting_suits` computed: every sum of at most four sets (pungs and chows),
+    then each with a pair added, no count above 4."""
+    sets = [3 << 8 * i for i in range(9)] + [0x010101 << 8 * i for i in range(7)]
+    level = {0}
+    plain = {0}
+    for _ in range(_MOST_TILES // 3):  # the sums of one set more than the last level's
+        level = {k for k in (key + s for key in level for s in sets) if not (k + 3 * _ONES) & _ABOVE_4}
+        plain |= level
+    bits = bytearray(_SPLITTING_SIZE)
+    for key in plain:
+        for k in (key, *(key + (2 << 8 * i) for i in range(9))):
+            if not (k + 3 * _ONES) & _ABOVE_4:
+                i = _base5(k)
+                bits[i >> 3] |= 1 << (i & 7)
+    return bytes(bits)
+
+
 def _wait_ranks(honors: int, key: int) -> int:
     """For one suit's counts: the mask of the rank indexes whose addition lets the suit
     split (tried only near a held rank; an honor only on a held one)."""
     size = 7 if honors else 9
-    present = 0
-    i = 0
-    for c in key.to_bytes(size, "little"):
-        if c:
-            present |= 1 << i
-        i += 1
+    present = int(key.to_bytes(size, "big").translate(_NONZERO), 2)  # bit i: rank index i held
     cands = present if honors else (present | present << 1 | present << 2 | present >> 1 | present >> 2) & 0x1FF
     ranks = 0
     j = 0
+    table = b"" if honors else _SPLITTING if _SPLITTING is not None else splitting_suits()
+    if table and not (key & _ABOVE_7 or (key + 3 * _ONES) & _ABOVE_4 or key % 255 >= _MOST_TILES):
+        # Straight from the table of splitting suits (one rank more stays in it), but for
+        # a rank held four times, whose fifth tile the table does not cover.
+        index = _base5(key)
+        while cands:
+            low = cands & -cands
+            cands ^= low
+            j = low.bit_length() - 1
+            if key >> 8 * j & 0xFF == 4:
+                if _forms_of(0, key + (1 << 8 * j)):
+                    ranks |= low
+            else:
+                i = index + _POW5[j]
+                if table[i >> 3] >> (i & 7) & 1:
+                    ranks |= low
+        return ranks
     while cands:
         if cands & 1 and _forms_of(honors, key + (1 << 8 * j)):
             ranks |= 1 << j

@@ -2,11 +2,28 @@
 
 What is stored, per variant text, is plain JSON: the validated document and, for each
 expression, its checked type and the Python source the checker generated (closures are
-never pickled; the source is compiled again on load, which is cheap). The key is the
-SHA-256 of the file's text and of the compiler itself (the content of every file of this
-package and the Python version), so editing a variant or upgrading the compiler simply
-misses the cache. Entries are written atomically; an unreadable or unwritable cache is
+never pickled; the source is compiled again on load), and the generated scorers' sources.
+The key is a BLAKE2b digest of the file's text and of the compiler itself (the content of
+every file of this package and the Python version), so editing a variant or upgrading the
+compiler simply misses the cache. Entries are written atomically; an unreadable or unwritable cache is
 ignored, never an error.
+
+Compiling the generated sources again is not free (tens of milliseconds for a variant's
+scorers, a good part of a fresh process's first hands), so the code objects Python
+compiled from an entry's sources are kept too, in a side file ``<key>.<tag>.code``
+(:class:`CodeStore`): ``marshal`` data, which only the Python that wrote it may read.
+Its name holds ``sys.implementation.cache_tag`` and its header Python's bytecode magic
+number and a digest of the data, so another Python never reads it and a damaged or
+foreign file is ignored and written again. Each code object is kept under the exact text,
+file name and mode it was compiled from, so a side file can never give the code of
+another source. It is filled as the sources are first compiled (a process compiling
+something the file lacks writes the file again), not when the entry is written: the JSON
+entry stays plain data for any Python.
+
+Tables an engine precomputes once (e.g. every suit's tile counts that split into sets,
+compiler/arrangements.py) are kept in the same folder as bytes (:func:`table`), under a
+name that changes with what computes them, with a digest that lets a damaged file be
+noticed, ignored and written again.
 
 The folder is ``$CARDAVIA_CACHE_DIR`` if set (an empty value or ``off`` disables the
 cache), else ``$XDG_CACHE_HOME/cardavia``, else ``~/.cache/cardavia``.
@@ -14,16 +31,28 @@ cache), else ``$XDG_CACHE_HOME/cardavia``, else ``~/.cache/cardavia``.
 
 from __future__ import annotations
 
-import hashlib
 import json
+import marshal
 import os
 import sys
 import tempfile
 from functools import lru_cache
+from importlib.util import MAGIC_NUMBER
 from pathlib import Path
-from typing import Any
+from types import CodeType
+from typing import Any, Callable
 
 from .expressions import Recipe, Type
+
+try:  # BLAKE2 as Python builds it in: importing hashlib would load OpenSSL (milliseconds per start)
+    from _blake2 import blake2b as _blake2b
+except ImportError:  # pragma: no cover - a Python without the module
+    from hashlib import blake2b as _blake2b
+
+
+def hasher(data: bytes = b"") -> Any:
+    """A 256-bit BLAKE2b hash object: the digest of every key and check of this cache."""
+    return _blake2b(data, digest_size=32)
 
 ENV_VAR = "CARDAVIA_CACHE_DIR"
 FORMAT = 1  # bump when the entry layout changes
@@ -41,7 +70,7 @@ def cache_dir() -> Path | None:
 @lru_cache(maxsize=1)
 def compiler_version() -> str:
     """A digest of the compiler's own files: any change to the compiler invalidates the cache."""
-    h = hashlib.sha256(f"{FORMAT}\0{sys.version_info[:2]}\0".encode())
+    h = hasher(f"{FORMAT}\0{sys.version_info[:2]}\0".encode())
     here = Path(__file__).resolve().parent
     for path in sorted(here.iterdir()):
         if path.suffix in (".py", ".lark", ".json") and path.is_file():
@@ -50,7 +79,7 @@ def compiler_version() -> str:
 
 
 def key(text: str) -> str:
-    return hashlib.sha256((compiler_version() + "\0" + text).encode("utf-8", "surrogatepass")).hexdigest()
+    return hasher((compiler_version() + "\0" + text).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def parser_cache_file() -> str | None:
@@ -115,16 +144,136 @@ def write(entry_key: str, data: Any, recipes: dict[str, Recipe], extra: dict[str
             return False
     except (TypeError, ValueError, RecursionError):
         return False
+    return _write_atomically(folder / f"{entry_key}.json", text.encode("utf-8"))
+
+
+def _write_atomically(path: Path, data: bytes) -> bool:
+    """Write ``data`` to ``path`` through a temporary file; False when the folder refuses."""
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=".json")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
-            os.replace(tmp, folder / f"{entry_key}.json")
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.replace(tmp, path)
         except BaseException:
             os.unlink(tmp)
             raise
     except OSError:
         return False
     return True
+
+
+# ------------------------------------------------------------ code objects
+
+#: The header of a code side file: what it is, then the bytecode magic number of the
+#: Python that wrote it; the BLAKE2b digest of the marshal data follows (:func:`hasher`).
+CODE_HEADER = b"cardavia-code-1\0" + MAGIC_NUMBER
+CodeKey = tuple[str, str, str]  # (mode, file name, source)
+
+
+def code_file(entry_key: str) -> Path | None:
+    """The side file of an entry's code objects, or None (no cache, or a Python without
+    a bytecode cache tag)."""
+    folder = cache_dir()
+    tag = sys.implementation.cache_tag
+    if folder is None or not tag:
+        return None
+    return folder / f"{entry_key}.{tag}.code"
+
+
+def read_codes(path: Path) -> dict[CodeKey, CodeType]:
+    """The code objects kept in ``path``; empty when it is missing, damaged or foreign."""
+    try:
+        with open(path, "rb") as f:
+            blob = f.read()
+    except OSError:
+        return {}
+    head = len(CODE_HEADER)
+    if blob[:head] != CODE_HEADER or hasher(blob[head + 32:]).digest() != blob[head:head + 32]:
+        return {}
+    try:
+        codes = marshal.loads(blob[head + 32:])
+    except (ValueError, EOFError, TypeError):
+        return {}
+    if not isinstance(codes, dict) or not all(
+            type(k) is tuple and len(k) == 3 and all(type(x) is str for x in k) and type(v) is CodeType
+            for k, v in codes.items()):
+        return {}
+    return codes
+
+
+class CodeStore:
+    """The code objects compiled from one cache entry's generated sources, kept in its
+    side file so that a fresh process takes them instead of compiling the sources again.
+
+    :meth:`compile` is ``compile(source, filename, mode)`` with a memory: what it had
+    to compile is written to the side file by :meth:`save`, which the caller runs after
+    a batch of compiles (one write, not one per source).
+    """
+
+    def __init__(self, entry_key: str) -> None:
+        self.path = code_file(entry_key)
+        self._codes: dict[CodeKey, CodeType] | None = None  # read on first use
+        self.changed = False
+
+    @property
+    def codes(self) -> dict[CodeKey, CodeType]:
+        if self._codes is None:
+            self._codes = read_codes(self.path) if self.path is not None else {}
+        return self._codes
+
+    def compile(self, source: str, filename: str, mode: str) -> CodeType:
+        key = (mode, filename, source)
+        codes = self.codes
+        code = codes.get(key)
+        if code is None:
+            # Compiled here as the callers would (this module has their __future__ imports).
+            code = codes[key] = compile(source, filename, mode)
+            self.changed = True
+        return code
+
+    def save(self) -> bool:
+        """Write the side file if something was compiled since it was read; True when written."""
+        if not self.changed or self.path is None:
+            return False
+        data = marshal.dumps(self.codes)
+        self.changed = False
+        return _write_atomically(self.path, CODE_HEADER + hasher(data).digest() + data)
+
+
+class StoredSource(dict):  # type: ignore[type-arg]
+    """A generated scorer's source (plain data) read from a cache entry, with that entry's
+    :class:`CodeStore`, which compiler/codegen.py's build_scorer compiles it through."""
+
+    def __init__(self, source: dict[str, Any], codes: CodeStore) -> None:
+        super().__init__(source)
+        self.codes = codes
+
+
+# ------------------------------------------------------------------ tables
+
+TABLE_HEADER = b"cardavia-table-1\0"
+
+
+def table(name: str, build: Callable[[], bytes], valid: Callable[[bytes], bool] = lambda data: True) -> bytes:
+    """The bytes of a precomputed table, read from the cache folder, else ``build()`` (and
+    kept there). ``name`` must change whenever what ``build`` computes changes (callers
+    include :func:`compiler_version`); ``valid`` rejects data of the wrong shape. A
+    missing, damaged or invalid file is built and written again, never an error."""
+    folder = cache_dir()
+    path = folder / f"{name}.table" if folder is not None else None
+    if path is not None:
+        try:
+            with open(path, "rb") as f:
+                blob = f.read()
+        except OSError:
+            blob = b""
+        head = len(TABLE_HEADER)
+        data = blob[head + 32:]
+        if blob[:head] == TABLE_HEADER and hasher(data).digest() == blob[head:head + 32] and valid(data):
+            return data
+    data = build()
+    if path is not None:
+        _write_atomically(path, TABLE_HEADER + hasher(data).digest() + data)
+    return data

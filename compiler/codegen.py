@@ -26,6 +26,7 @@ from operator import attrgetter
 from typing import Any, Callable, Iterator, Mapping
 
 from .arrangements import group_positions
+from .cache import StoredSource
 from .expressions import BASE_NAMESPACE
 from .groups import KIND_ATTRIBUTES
 
@@ -133,23 +134,32 @@ def build_scorer(source: Mapping[str, Any], condition: Callable[[int], Any], nam
                  what: str) -> Callable[[Any], Any]:
     """The function of :func:`scorer_source`'s ``source``; ``condition(i)`` gives pattern
     ``i``'s compiled condition (for ``F<i>`` and ``M<i>``), ``namespace`` the other names
-    the accepting lines use."""
+    the accepting lines use.
+
+    A source read from the compile cache (:class:`cache.StoredSource`) is compiled
+    through the entry's code store: a fresh process takes the code objects an earlier
+    one compiled instead of compiling some 150 kB of source again.
+    """
     ns: dict[str, Any] = dict(BASE_NAMESPACE)
     ns.update(namespace)
     ns["BITS"] = bits_of
     ns["KIND_ID"] = _KIND_ID
     ns["map"] = map
     ns["NONE_CHOSEN"] = _NONE_CHOSEN
+    store = source.codes if isinstance(source, StoredSource) else None
+    to_code = compile if store is None else store.compile
     for tag, src in source["choosers"].items():
         scope: dict[str, Any] = {}
-        exec(compile(src, f"<choices {tag} of {what}>", "exec"), ns, scope)  # noqa: S102 - generated
+        exec(to_code(src, f"<choices {tag} of {what}>", "exec"), ns, scope)  # noqa: S102 - generated
         ns[f"CHOOSE{tag}"] = scope["choose"]
         ns[f"CHOSEN{tag}"] = {}
     for name in source["own"]:
         cond = condition(int(name[1:]))
         ns[name] = cond.fn if name[0] == "F" else cond.matches
     scope = {}
-    exec(compile(source["main"], f"<{what}>", "exec"), ns, scope)  # noqa: S102 - assembled from checked, generated sources
+    exec(to_code(source["main"], f"<{what}>", "exec"), ns, scope)  # noqa: S102 - assembled from checked, generated sources
+    if store is not None:
+        store.save()
     return scope["score"]
 
 

@@ -7,7 +7,6 @@ once, each at its file:line:column.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -371,7 +370,10 @@ def _from_cache(entry_key: str, text: str, file: str, digest: str) -> CompiledVa
         variant, _ = _pipeline(Source(file, entry["data"], {}, text), digest, entry["expressions"])
         scorers = entry.get("scorers") or {}
         if isinstance(scorers, dict):  # checked when used: a damaged one is generated again
-            variant.scoring.table.sources.update(scorers)
+            codes = cache.CodeStore(entry_key)  # their code objects, kept by an earlier process
+            variant.scoring.table.sources.update(
+                (shape, cache.StoredSource(src, codes) if isinstance(src, dict) else src)
+                for shape, src in scorers.items())
     except Exception:  # noqa: BLE001 - a damaged or foreign entry only costs a full compile
         return None
     return variant
@@ -383,7 +385,7 @@ def compile_text(text: str, file: str = "<variant>", *, use_cache: bool = True) 
     A variant compiled before (same text, same compiler) is rebuilt from the on-disk cache
     (compiler/cache.py) without parsing: that is what keeps a fresh process's load fast.
     """
-    digest = hashlib.sha256((COMPILER_VERSION + "\0" + text).encode("utf-8", "surrogatepass")).hexdigest()
+    digest = cache.hasher((COMPILER_VERSION + "\0" + text).encode("utf-8", "surrogatepass")).hexdigest()
     entry_key = cache.key(text) if use_cache else None
     if entry_key is not None:
         cached = _from_cache(entry_key, text, file, digest)

@@ -4,6 +4,7 @@ full compile, never a source of errors, and what lets a fresh process skip parsi
 from __future__ import annotations
 
 import json
+import marshal
 import os
 import subprocess
 import sys
@@ -186,3 +187,91 @@ def test_a_damaged_scorer_in_the_entry_is_generated_again(cache_dir: Path) -> No
     for text in HANDS["mcr"]:
         hand = parse_notation(text)
         assert warm.scorer.score(hand) == fresh.scorer.score(hand)
+
+
+# ------------------------------------------------------------ code objects
+
+
+def code_files(folder: Path) -> list[Path]:
+    return sorted(folder.glob("*.code")) if folder.is_dir() else []
+
+
+def scores(variant: object, name: str) -> list[object]:
+    out = []
+    for text in HANDS[name]:
+        r = variant.scorer.score(parse_notation(text))  # type: ignore[attr-defined]
+        out.append((r.valid, r.total, [f.as_json() for f in r.fans]))
+    return out
+
+
+def refuse_compiling(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a kept code object was compiled again")
+    monkeypatch.setattr(cache, "compile", refuse, raising=False)
+
+
+@pytest.mark.parametrize("name", sorted(HANDS))
+def test_the_scorers_code_objects_are_kept_next_to_the_entry(
+        cache_dir: Path, monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    fresh = scores(compile_text(shipped(name), f"{name}.yaml"), name)
+    assert code_files(cache_dir) == []  # a fresh compile keeps plain data only
+    assert scores(compile_text(shipped(name), f"{name}.yaml"), name) == fresh  # compiles the cached sources
+    [kept] = code_files(cache_dir)
+    [entry] = entries(cache_dir)
+    assert kept.name == f"{entry.stem}.{sys.implementation.cache_tag}.code"
+    codes = cache.read_codes(kept)
+    assert any(mode == "exec" and name.startswith("<patterns of shape ") for mode, name, _ in codes)
+    with monkeypatch.context() as m:
+        refuse_compiling(m)
+        assert scores(compile_text(shipped(name), f"{name}.yaml"), name) == fresh
+
+
+def _rehead(blob: bytes, magic: bytes) -> bytes:
+    return blob[:len(cache.CODE_HEADER) - 4] + magic + blob[len(cache.CODE_HEADER):]
+
+
+@pytest.mark.parametrize("damage", [
+    lambda b: b"",
+    lambda b: b"not marshal data at all",
+    lambda b: b[:len(b) // 2],  # truncated
+    lambda b: b[:-1] + bytes([b[-1] ^ 1]),  # one bit flipped: the digest no longer matches
+    lambda b: _rehead(b, b"\x00\x00\r\n"),  # another Python's bytecode
+    lambda b: cache.CODE_HEADER + cache.hasher(marshal.dumps([1, 2])).digest() + marshal.dumps([1, 2]),
+    lambda b: cache.CODE_HEADER + cache.hasher(marshal.dumps({("exec", "x", "y"): 3})).digest()
+    + marshal.dumps({("exec", "x", "y"): 3}),
+])
+def test_a_damaged_or_foreign_code_file_is_ignored_and_written_again(
+        cache_dir: Path, monkeypatch: pytest.MonkeyPatch, damage: object) -> None:
+    fresh = scores(compile_text(shipped("mcr")), "mcr")
+    scores(compile_text(shipped("mcr")), "mcr")
+    [kept] = code_files(cache_dir)
+    good = cache.read_codes(kept)
+    kept.write_bytes(damage(kept.read_bytes()))  # type: ignore[operator]
+    assert cache.read_codes(kept) == {}
+    assert scores(compile_text(shipped("mcr")), "mcr") == fresh
+    assert cache.read_codes(kept).keys() == good.keys()  # written again, whole
+    with monkeypatch.context() as m:
+        refuse_compiling(m)
+        assert scores(compile_text(shipped("mcr")), "mcr") == fresh
+
+
+def test_a_code_object_is_kept_under_its_exact_source(cache_dir: Path) -> None:
+    store = cache.CodeStore("k" * 64)
+    a = store.compile("x = 1", "<a>", "exec")
+    assert store.compile("x = 1", "<a>", "exec") is a
+    assert store.compile("x = 2", "<a>", "exec") is not a
+    assert store.compile("x = 1", "<b>", "exec").co_filename == "<b>"
+    assert store.save() and not store.save()  # written once, then nothing new to write
+    again = cache.CodeStore("k" * 64)
+    assert sorted(again.codes) == sorted(store.codes)
+    ns: dict[str, object] = {}
+    exec(again.compile("x = 2", "<a>", "exec"), ns)  # noqa: S102
+    assert ns["x"] == 2
+
+
+def test_no_code_file_without_a_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(cache.ENV_VAR, "off")
+    store = cache.CodeStore("k" * 64)
+    assert store.path is None
+    assert store.compile("x = 1", "<a>", "exec").co_filename == "<a>"
+    assert not store.save()
