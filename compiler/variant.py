@@ -128,11 +128,13 @@ class _Compiler:
     compile of the same text, takes them from there without parsing anything.
     """
 
-    def __init__(self, source: Source, report: Report, replay: dict[str, Any] | None = None) -> None:
+    def __init__(self, source: Source, report: Report, replay: dict[str, Any] | None = None,
+                 codes: cache.CodeStore | None = None) -> None:
         self.source = source
         self.report = report
         self.filename = source.file
         self.replay = replay
+        self.compile_code = compile if codes is None else codes.compile  # the cache's code objects, if any
         self.recipes: dict[str, Recipe] = {}
 
     def recipe(self, path: tuple[Any, ...], text: str, env: Env, want: Type | None, what: str) -> Recipe:
@@ -153,7 +155,8 @@ class _Compiler:
         for p in path:
             text = text[p]
         try:
-            return build(self.recipe(path, text, env, want, what), f"{self.filename}:{'/'.join(map(str, path))}")
+            return build(self.recipe(path, text, env, want, what), f"{self.filename}:{'/'.join(map(str, path))}",
+                         self.compile_code)
         except ExpressionError as exc:
             self.expression_problem(path, text, exc)
         except (RecursionError, MemoryError):
@@ -332,9 +335,11 @@ class _Compiler:
                 visit(node, [node])
 
 
-def _pipeline(source: Source, digest: str, replay: dict[str, Any] | None = None) -> tuple[CompiledVariant, _Compiler]:
+def _pipeline(source: Source, digest: str, replay: dict[str, Any] | None = None,
+              codes: cache.CodeStore | None = None) -> tuple[CompiledVariant, _Compiler]:
     """Compile a loaded document; with ``replay`` (a cache entry's expressions), trust that
-    the document was validated when the entry was made and take its expressions from it."""
+    the document was validated when the entry was made and take its expressions from it;
+    with ``codes``, the code objects of their sources too."""
     report = Report(source.file)
     report.problems.extend(source.problems)
     if not isinstance(source.data, dict):
@@ -345,7 +350,7 @@ def _pipeline(source: Source, digest: str, replay: dict[str, Any] | None = None)
         report.raise_if_any()
     # Later stages check every section the schema found well formed, so an author sees
     # the problems of the whole file at once; a section with schema problems is skipped.
-    c = _Compiler(source, report, replay)
+    c = _Compiler(source, report, replay, codes)
     data = source.data
     tiles = c.tiles(data)
     table = c.table(data, tiles) if "table" not in bad else None
@@ -366,11 +371,12 @@ def _from_cache(entry_key: str, text: str, file: str, digest: str) -> CompiledVa
     entry = cache.read(entry_key)
     if entry is None:
         return None
+    codes = cache.CodeStore(entry_key)  # the code objects of its sources, kept by an earlier process
     try:
-        variant, _ = _pipeline(Source(file, entry["data"], {}, text), digest, entry["expressions"])
+        variant, _ = _pipeline(Source(file, entry["data"], {}, text), digest, entry["expressions"], codes)
+        codes.save()
         scorers = entry.get("scorers") or {}
         if isinstance(scorers, dict):  # checked when used: a damaged one is generated again
-            codes = cache.CodeStore(entry_key)  # their code objects, kept by an earlier process
             variant.scoring.table.sources.update(
                 (shape, cache.StoredSource(src, codes) if isinstance(src, dict) else src)
                 for shape, src in scorers.items())

@@ -275,3 +275,12 @@ def test_no_code_file_without_a_cache(monkeypatch: pytest.MonkeyPatch) -> None:
     assert store.path is None
     assert store.compile("x = 1", "<a>", "exec").co_filename == "<a>"
     assert not store.save()
+
+
+def test_a_warm_load_compiles_no_expression_again(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = shipped("mcr")
+    fresh = summary(compile_text(text, "mcr.yaml"))
+    assert summary(compile_text(text, "mcr.yaml")) == fresh  # compiles the cached expressions, keeps their code
+    with monkeypatch.context() as m:
+        refuse_compiling(m)
+        assert summary(compile_text(text, "mcr.yaml")) == fresh
