@@ -330,10 +330,11 @@ class SuitTable:
 
     ``plain`` and ``paired`` are the splits into sets (and one pair, for ``paired``) as
     tuples of shared groups, in the order of :func:`_decompose`; ``forms`` the (sets,
-    pairs) forms as a mask (see :func:`_forms_of`, which the waits use without splitting).
+    pairs) forms as a mask (see :func:`_forms_of`, which the waits use without splitting);
+    ``one`` the only split and the index of its pair (-1: none), or None.
     """
 
-    __slots__ = ("suit", "key", "plain", "paired", "splits", "pairs", "forms")
+    __slots__ = ("suit", "key", "plain", "paired", "splits", "pairs", "forms", "one")
 
     def __init__(self, suit: int, key: int) -> None:
         base, end, honors = _SUITS[suit]
@@ -351,6 +352,10 @@ class SuitTable:
         self.paired: tuple[tuple[Group, ...], ...] = splits if pair else ()
         self.splits: tuple[tuple[Group, ...], ...] = splits  # every split, in _decompose order
         self.pairs: tuple[int, ...] = (int(pair),) * len(splits)  # the number of pairs of each split
+        # The only split, with where its pair is (-1: none), or None when there are several or none.
+        self.one: tuple[tuple[Group, ...], int] | None = None
+        if len(splits) == 1:
+            self.one = (splits[0], next((j for j, g in enumerate(splits[0]) if g.pair), -1))
 
 
 #: For each suit, its concealed groups by the (kind, index within the suit) of :func:`_decompose`.
@@ -725,18 +730,6 @@ def _split_places(split: tuple[Group, ...], win: int, self_drawn: bool) -> tuple
     return got
 
 
-#: A suit's split holding the pair -> the pair's index in it. Bounded.
-_PAIR_AT: dict[tuple[Group, ...], int] = {}
-
-
-def _pair_index(split: tuple[Group, ...]) -> int:
-    at = next(j for j, g in enumerate(split) if g.pair)
-    if len(_PAIR_AT) >= CACHE_SIZE:
-        _PAIR_AT.clear()
-    _PAIR_AT[split] = at
-    return at
-
-
 def _sets_and_pair(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> list[Arrangement]:
     need = shape.sets - len(hand.melds)
     if need < 0 or prep._size != 3 * need + 2:
@@ -755,20 +748,17 @@ def _sets_and_pair(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> list[Arrang
     for key in keys:
         if key:
             t = _TABLES[s].get(key) or suit_table(s, key)
-            splits = t.splits
-            if len(splits) != 1:
-                if not splits:
+            one = t.one
+            if one is None:
+                if not t.splits:
                     return _NO_ARRANGEMENTS
                 break
-            split = splits[0]
+            split, at = one
             if s == win_suit:
                 start = len(division)
                 win_split = split
-            if t.pairs[0]:
+            if at >= 0:
                 pairs += 1
-                at = _PAIR_AT.get(split)
-                if at is None:
-                    at = _pair_index(split)
                 pair_at = len(division) + at
             division += split
         s += 1
