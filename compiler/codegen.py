@@ -127,9 +127,6 @@ def scorer_source(limits: list[tuple[int, Any]], entries: list[tuple[int, Any]],
     return {"main": "\n".join(_facts_before_guards(hoist_common(lines))), "choosers": choosers, "own": own}
 
 
-_NONE_CHOSEN: dict[int, Any] = {}  # the choices of a list too short for any pattern (never filled)
-
-
 def build_scorer(source: Mapping[str, Any], condition: Callable[[int], Any], namespace: dict[str, Any],
                  what: str) -> Callable[[Any], Any]:
     """The function of :func:`scorer_source`'s ``source``; ``condition(i)`` gives pattern
@@ -145,7 +142,6 @@ def build_scorer(source: Mapping[str, Any], condition: Callable[[int], Any], nam
     ns["BITS"] = bits_of
     ns["KIND_ID"] = _KIND_ID
     ns["map"] = map
-    ns["NONE_CHOSEN"] = _NONE_CHOSEN
     store = source.codes if isinstance(source, StoredSource) else None
     to_code = compile if store is None else store.compile
     for tag, src in source["choosers"].items():
@@ -215,34 +211,34 @@ def _choice_loops(domain: str, loops_of: list[tuple[int, list[tuple[int, Any]]]]
     kinds_from = None  # the fewest groups for which ``gk`` holds the groups' kinds
     if pure:
         tag = str(len(choosers))
-        choosers[tag] = "\n".join(_chooser_lines(k, group, conds, local) for k, group, conds in pure).join(
-            ("def choose(G):\n    n = len(G)\n    r = {}\n", "\n    return r"))
+        slots = [i for _, group, _ in pure for i, _ in group]
+        choosers[tag] = _chooser_source(pure, local, "G", slots)
         least = min(k for k, _, _ in pure)
         kinds_from = least if by_kind else None
-        out.append(f"    rd{tag} = NONE_CHOSEN")
+        out.append(f"    rd{tag} = {_nothing_chosen(slots)}")
         out.append(f"    if n >= {least}:")
         out.append(f"        gk = {_KEY_OF_GROUPS if by_kind else '(*G,)'}")
         out.extend(_memo_lines(tag, f"CHOOSE{tag}(G)", "gk"))
-        for _, group, _ in pure:
-            for i, _ in group:
-                found[i] = (f"rd{tag}.get({i})", None if i in local else bits)
+        for j, i in enumerate(slots):
+            found[i] = (f"rd{tag}[{j}]", None if i in local else bits)
     for k, group, conds in rest:
         fixed = {i: _split_fixed(conds[i]) for i, _ in group}
         if not all(fixed[i][0] for i, _ in group) and _keyable(group, conds):
             # Besides the chosen groups, the conditions read only single immutable values
             # of the context: those values and the groups make a table's key.
             tag = str(len(choosers))
-            choosers[tag] = _chooser_source(k, group, conds, local, "G, c")
+            slots = [i for i, _ in group]
+            choosers[tag] = _chooser_source([(k, group, conds)], local, "G, c", slots)
             read = sorted({f"c.{name}" for i, _ in group for name in _CONTEXT_NAME.findall(conds[i])})
             groups_key = "(*G,)"
             if all(_reads_kind_only(conds[i], k) for i, _ in group):
                 groups_key = "gk" if kinds_from is not None and kinds_from <= k else _KEY_OF_GROUPS
-            out.append(f"    rd{tag} = NONE_CHOSEN")
+            out.append(f"    rd{tag} = {_nothing_chosen(slots)}")
             out.append(f"    if n >= {k}:")
             out.append(f"        rk = ({groups_key}, {', '.join(read)})")
             out.extend(_memo_lines(tag, f"CHOOSE{tag}(G, c)"))
-            for i, _ in group:
-                found[i] = (f"rd{tag}.get({i})", None if i in local else bits)
+            for j, i in enumerate(slots):
+                found[i] = (f"rd{tag}[{j}]", None if i in local else bits)
             continue
         out.extend(f"    f{i} = ()" for i, _ in group)
         if all(fixed[i][0] for i, _ in group):
@@ -274,18 +270,22 @@ def _keyable(group: list[tuple[int, Any]], conds: dict[int, str]) -> bool:
                for i, _ in group)
 
 
-def _chooser_lines(k: int, group: list[tuple[int, Any]], conds: dict[int, str], local: frozenset[int]) -> str:
-    """A chooser's part for the patterns of ``group`` choosing ``k`` groups: their
-    accepted choices (or covers, for ``local``) in ``r`` by pattern position."""
-    lines = [f"    if n >= {k}:", *_loop_lines(k, group, conds, 1, local)]
-    for i, _ in group:
-        lines += [f"        if f{i}:", f"            r[{i}] = f{i}"]
+def _chooser_source(parts: list[tuple[int, list[tuple[int, Any]], dict[int, str]]], local: frozenset[int],
+                    args: str, slots: list[int]) -> str:
+    """A chooser: for each (k, patterns, their conditions) of ``parts``, the loop over the
+    choices of k groups; it returns the accepted choices (or covers, for ``local``) of
+    each pattern of ``slots``, in that order, as a tuple (read by position: no look-up)."""
+    lines = [f"def choose({args}):", "    n = len(G)"]
+    lines += [f"    f{i} = ()" for i in slots]
+    for k, group, conds in parts:
+        lines += [f"    if n >= {k}:", *_loop_lines(k, group, conds, 1, local)]
+    lines.append(f"    return ({''.join(f'f{i} or (), ' for i in slots)})")  # kept: no empty lists
     return "\n".join(lines)
 
 
-def _chooser_source(k: int, group: list[tuple[int, Any]], conds: dict[int, str], local: frozenset[int],
-                    args: str) -> str:
-    return f"def choose({args}):\n    n = len(G)\n    r = {{}}\n{_chooser_lines(k, group, conds, local)}\n    return r"
+def _nothing_chosen(slots: list[int]) -> str:
+    """A chooser's answer for a list too short for any of its patterns."""
+    return f"({'(), ' * len(slots)})"
 
 
 def _memo_lines(tag: str, compute: str, key: str = "rk") -> list[str]:
