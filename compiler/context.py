@@ -61,6 +61,8 @@ KEY_NAMES.update(f"c.{name}" for name, (t, _) in PATTERN_NAMES.items()
                  if t in (BOOL, INT, STR, TILE, GROUP) and f"c.{name}" not in LAZY_NAMES)
 # any()/all() over these lists with a condition on the tile alone compile to a mask test.
 TILE_LIST_MASKS.update({"c.tiles": "c._tiles_mask", "c.concealed_tiles": "c._concealed_mask"})
+# (The counts of every tile and of the declared sets are bytes, a count per kind as
+# to_bytes gives them: generated code only indexes them and counts a value in them.)
 TILE_LIST_COUNTS.update({"c.tiles": "c._tiles_counts", "c.concealed_tiles": "c._concealed_counts",
                          "F_tiles_of(c.declared)": "c._declared_counts"})
 _SUIT_MASKS = (("m", 0x1FF), ("p", 0x1FF << 9), ("s", 0x1FF << 18))
@@ -90,7 +92,7 @@ NO_GROUP = _NoGroup()
 #: hand_suits for each combination of the three suit bits (m 1, p 2, s 4).
 _SUIT_SETS = tuple(frozenset(s for s, bit in (("m", 1), ("p", 2), ("s", 4)) if n & bit) for n in range(8))
 _NUM_TILES = len(TILES)
-_NO_COUNTS = [0] * (_NUM_TILES + 1)
+_NO_COUNTS = bytes(_NUM_TILES + 1)
 _TILE_OF = TILES.__getitem__
 #: Kind k's 8 bits in a number of copies (compiler/hand.py ``BYTE_OF``): its four 72-bit
 #: slices are the suit keys of compiler/arrangements.py (9 ranks x 8 bits; the honors' 7 x 8).
@@ -157,7 +159,7 @@ class HandContext:
         # worked out while the request was read, or now for a Hand built another way.
         ckey, dkey, dkinds = hand._copies or tile_copies(hand)
         held = ckey.to_bytes(_NUM_TILES + 1, "little")
-        self._concealed_counts = list(held)  # the lists are only read
+        self._concealed_counts = list(held)  # a list, as the shape matchers read it (only read)
         self._concealed_mask = cmask = int(held.translate(_HELD)[::-1], 2)
         self._keys = [ckey & _KEY_BITS, ckey >> 72 & _KEY_BITS, ckey >> 144 & _KEY_BITS, ckey >> 216 & _KEY_BITS]
         self._size = len(hand.concealed) + 1
@@ -169,13 +171,13 @@ class HandContext:
                     declared.append(_MELD_GROUPS.get((m.kind, m.tiles, m.concealed)) or _meld_group(m))
             self.declared = declared
             key = ckey + dkey
-            self._tiles_counts = list(key.to_bytes(_NUM_TILES + 1, "little"))
-            self._declared_counts = list(dkey.to_bytes(_NUM_TILES + 1, "little"))
+            self._tiles_counts = key.to_bytes(_NUM_TILES + 1, "little")
+            self._declared_counts = dkey.to_bytes(_NUM_TILES + 1, "little")
             mask = cmask | dkinds
         else:
             self.declared = []
             key = ckey
-            self._tiles_counts = self._concealed_counts
+            self._tiles_counts = held
             self._declared_counts = _NO_COUNTS
             mask = cmask
         self._tiles_key = key  # the copies of every kind, 8 bits each (as _tiles_counts)

@@ -92,9 +92,9 @@ def test_context_facts_match_the_hand(variant: str) -> None:
         assert ctx.concealed_tiles == [TILES[k] for k in concealed]
         assert ctx.tiles == [TILES[k] for k in every]
         assert ctx._concealed_counts[:34] == [concealed.count(k) for k in range(34)]
-        assert ctx._tiles_counts == [every.count(k) for k in range(len(TILES) + 1)]
+        assert list(ctx._tiles_counts) == [every.count(k) for k in range(len(TILES) + 1)]
         declared = [k for m in hand.melds for k in m.tiles]
-        assert ctx._declared_counts == [declared.count(k) for k in range(len(TILES) + 1)]
+        assert list(ctx._declared_counts) == [declared.count(k) for k in range(len(TILES) + 1)]
         assert ctx._tiles_mask == sum(1 << k for k in set(every))
         assert ctx._keys == suit_keys(ctx._concealed_counts)
         assert ctx._size == len(concealed)
