@@ -224,10 +224,12 @@ def main() -> int:
           f"call, json.dumps): {same_job:.0f} hands/s; ours --jsonl minus start "
           f"{rate['jsonl_without_start'] / same_job:.3f}x that (the figures above use the bare call)")
     print(f"  --jsonl over the sample x{args.jsonl_repeat}: every line parsed and scored again (no per-hand "
-          "result cache; shared between hands only bounded tables keyed by one suit's counts, by a checked "
-          "declared set, by a (group, winning tile) placement, by the kinds of one list of sets (combination "
-          "patterns' choices), and by an output piece's (pattern, value, count) or (valid, total); the "
-          "generated scorers come from the compile cache)")
+          "result cache; shared between hands only bounded tables keyed by one suit's counts, by one suit's "
+          "split (with the winning tile and self-drawn), by a checked declared set, by a (group, winning tile) "
+          "placement, by the kinds of one list of sets with the single context values its patterns' choice "
+          "conditions read (combination patterns' choices), and by an output piece's (pattern, value, count) "
+          "or (valid, total); the generated scorers' code and the bit set of splitting suits come from the "
+          "compile cache)")
     print(f"  peak RSS: bench process {self_peak_kb / 1024:.1f} MB, --jsonl process over the sample "
           f"x{args.jsonl_repeat} {child_peak_kb / 1024:.1f} MB")
     return 0
