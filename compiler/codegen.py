@@ -93,9 +93,9 @@ def scorer_source(limits: list[tuple[int, Any]], entries: list[tuple[int, Any]],
         guard = guards.get(i)
         if p.combination is not None and choices[i][1] != "":
             # Choices already worked out: most lists are empty, tested before the guard.
-            got, bits = choices[i]
-            lines.append(f"    ch = {got}")
-            lines.append("    if ch:" if guard is None else f"    if ch and not dead & {guard}:")
+            got, bits = choices[i]  # a local name
+            lines.append(f"    if {got}:" if guard is None else f"    if {got} and not dead & {guard}:")
+            lines.append(f"        ch = {got}")
             if bits is not None:
                 lines.append(f"        rb = {bits}")
             lines.extend(f"        {line}" for line in accept(i, True, bits is None))
@@ -219,8 +219,9 @@ def _choice_loops(domain: str, loops_of: list[tuple[int, list[tuple[int, Any]]]]
         out.append(f"    if n >= {least}:")
         out.append(f"        gk = {_KEY_OF_GROUPS if by_kind else '(*G,)'}")
         out.extend(_memo_lines(tag, f"CHOOSE{tag}(G)", "gk"))
-        for j, i in enumerate(slots):
-            found[i] = (f"rd{tag}[{j}]", None if i in local else bits)
+        out.append(f"    {_slot_names(slots)} = rd{tag}")
+        for i in slots:
+            found[i] = (f"k{i}", None if i in local else bits)
     for k, group, conds in rest:
         fixed = {i: _split_fixed(conds[i]) for i, _ in group}
         if not all(fixed[i][0] for i, _ in group) and _keyable(group, conds):
@@ -237,8 +238,9 @@ def _choice_loops(domain: str, loops_of: list[tuple[int, list[tuple[int, Any]]]]
             out.append(f"    if n >= {k}:")
             out.append(f"        rk = ({groups_key}, {', '.join(read)})")
             out.extend(_memo_lines(tag, f"CHOOSE{tag}(G, c)"))
-            for j, i in enumerate(slots):
-                found[i] = (f"rd{tag}[{j}]", None if i in local else bits)
+            out.append(f"    {_slot_names(slots)} = rd{tag}")
+            for i in slots:
+                found[i] = (f"k{i}", None if i in local else bits)
             continue
         out.extend(f"    f{i} = ()" for i, _ in group)
         if all(fixed[i][0] for i, _ in group):
@@ -279,13 +281,19 @@ def _chooser_source(parts: list[tuple[int, list[tuple[int, Any]], dict[int, str]
     lines += [f"    f{i} = ()" for i in slots]
     for k, group, conds in parts:
         lines += [f"    if n >= {k}:", *_loop_lines(k, group, conds, 1, local)]
-    lines.append(f"    return ({''.join(f'f{i} or (), ' for i in slots)})")  # kept: no empty lists
+    answer = ", ".join(f"f{i} or ()" for i in slots) + ("," if len(slots) == 1 else "")
+    lines.append(f"    return ({answer})")  # kept in a table: no empty lists
     return "\n".join(lines)
+
+
+def _slot_names(slots: list[int]) -> str:
+    """The local names a chooser's answer is unpacked into (one per pattern: ``k<i>``)."""
+    return ", ".join(f"k{i}" for i in slots) + ("," if len(slots) == 1 else "")
 
 
 def _nothing_chosen(slots: list[int]) -> str:
     """A chooser's answer for a list too short for any of its patterns."""
-    return f"({'(), ' * len(slots)})"
+    return "(" + ", ".join(["()"] * len(slots)) + ("," if len(slots) == 1 else "") + ")"
 
 
 def _memo_lines(tag: str, compute: str, key: str = "rk") -> list[str]:
