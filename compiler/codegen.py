@@ -247,8 +247,11 @@ def _choice_loops(domain: str, loops_of: list[tuple[int, list[tuple[int, Any]]]]
             # Every condition has a part the choice does not change: the loop runs only
             # when one of those parts holds, and each condition tests its own first.
             out.append(f"    if n >= {k}:")
-            out.extend(f"        t{i} = {fixed[i][0]}" for i, _ in group)
-            out.append(f"        if {' or '.join(f't{i}' for i, _ in group)}:")
+            first: dict[str, int] = {}  # a part several conditions share is computed once
+            for i, _ in group:
+                j = first.setdefault(fixed[i][0], i)
+                out.append(f"        t{i} = {fixed[i][0]}" if j == i else f"        t{i} = t{j}")
+            out.append(f"        if {' or '.join(f't{i}' for i in first.values())}:")
             out.extend(_loop_lines(k, group, {i: f"t{i} and {fixed[i][1]}" for i, _ in group}, 2, local))
         else:
             out.append(f"    if n >= {k}:")
