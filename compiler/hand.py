@@ -361,11 +361,11 @@ def from_json_fast(obj: Any) -> Hand | None:
     kong_replacement = get("kong_replacement")
     robbing_kong = get("robbing_kong")
     last_wall_tile = get("last_wall_tile")
-    if not ((self_drawn is None or self_drawn is False or self_drawn is True)
-            and (last_tile_of_kind is None or last_tile_of_kind is False or last_tile_of_kind is True)
-            and (kong_replacement is None or kong_replacement is False or kong_replacement is True)
-            and (robbing_kong is None or robbing_kong is False or robbing_kong is True)
-            and (last_wall_tile is None or last_wall_tile is False or last_wall_tile is True)):
+    if not ((self_drawn is False or self_drawn is True or self_drawn is None)  # most often false
+            and (last_tile_of_kind is False or last_tile_of_kind is True or last_tile_of_kind is None)
+            and (kong_replacement is False or kong_replacement is True or kong_replacement is None)
+            and (robbing_kong is False or robbing_kong is True or robbing_kong is None)
+            and (last_wall_tile is False or last_wall_tile is True or last_wall_tile is None)):
         return None
     if robbing_kong and (self_drawn or kong_replacement):
         return None

@@ -120,7 +120,8 @@ class Scorer:
         scoring = self.scoring
         if len(arrs) == 1 and not scoring.valid_when:  # the common case: nothing to choose
             best_arr = arrs[0]
-            best = self.table.evaluate(facts.arrange(best_arr))
+            facts._arrange(best_arr)  # what arrange does, without its call
+            best = self.table.evaluate(facts)
         else:
             best, best_arr, rejected = self._best(facts, arrs)
             if best is None or best_arr is None:
