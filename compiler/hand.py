@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
+
+from .groups import Group, make_group
 
 from .tiles import (
     CODES,
@@ -42,6 +45,12 @@ class Meld:
     def notation(self) -> str:
         text = format_tiles(self.tiles)
         return "{" + text + "}" if self.concealed else "[" + text + "]"
+
+    @cached_property
+    def group(self) -> Group:
+        """The set as pattern conditions see it (``declared``): made once per Meld, and
+        from_json_fast hands out the same Meld for the same set, request after request."""
+        return make_group(self.kind, self.tiles[0], self.concealed, True)
 
 
 @dataclass(frozen=True)

@@ -134,7 +134,8 @@ class Scorer:
                   f"{scoring.minimum} needed")
         return False, total, best, best_arr, reason
 
-    def _best(self, facts: HandContext, arrs: list[Arrangement]) -> tuple[Evaluation | None, Arrangement | None, str | None]:
+    def _best(self, facts: HandContext,
+              arrs: list[Arrangement]) -> tuple[Evaluation | None, Arrangement | None, str | None]:
         """(the best arrangement's evaluation, that arrangement, the reason of the last one
         ``valid_when`` rejected): a limit hand first, then the highest total; a tie goes to an
         arrangement scoring a preferred pattern, else to the first."""
