@@ -17,7 +17,7 @@ from typing import Any, Sequence
 from .arrangements import SUIT_OF, UNIT_OF, Arrangement, ShapeSpec, _kinds_in, held_wait_mask
 from .codegen import KEY_NAMES, LAZY_NAMES
 from .expressions import BOOL, GROUP, INT, STR, TILE, TILE_LIST_COUNTS, TILE_LIST_MASKS, Type, list_of, set_of
-from .groups import TILES, make_group
+from .groups import TILES
 from .hand import Hand, tile_copies
 
 PATTERN_NAMES: dict[str, tuple[Type, str]] = {
@@ -102,18 +102,6 @@ _KEY_BITS = (1 << 72) - 1
 _HELD = bytes([0x30] + [0x31] * 255)
 
 
-#: (kind, tiles, concealed) of a declared set -> its group. Bounded: 3 kinds x 34 tiles x 2
-#: (what a valid set can be).
-_MELD_GROUPS: dict[tuple[str, tuple[int, ...], bool], Any] = {}
-
-
-def _meld_group(m: Any) -> Any:
-    group = make_group(m.kind, m.tiles[0], m.concealed, True)
-    if len(_MELD_GROUPS) < 4096:
-        _MELD_GROUPS[(m.kind, m.tiles, m.concealed)] = group
-    return group
-
-
 class _Lazy:
     """A fact computed on first read, then kept on the instance (a non-data descriptor:
     the instance's value shadows it), so generated code reads it as a plain attribute
@@ -168,7 +156,7 @@ class HandContext:
             if declared is None:
                 declared = []
                 for m in melds:
-                    declared.append(_MELD_GROUPS.get((m.kind, m.tiles, m.concealed)) or _meld_group(m))
+                    declared.append(m.group)
             self.declared = declared
             key = ckey + dkey
             self._tiles_counts = key.to_bytes(_NUM_TILES + 1, "little")

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
+
+from .groups import Group, make_group
 
 from .tiles import (
     CODES,
@@ -42,6 +45,12 @@ class Meld:
     def notation(self) -> str:
         text = format_tiles(self.tiles)
         return "{" + text + "}" if self.concealed else "[" + text + "]"
+
+    @cached_property
+    def group(self) -> Group:
+        """The set as pattern conditions see it (``declared``): made once per Meld, and
+        from_json_fast hands out the same Meld for the same set, request after request."""
+        return make_group(self.kind, self.tiles[0], self.concealed, True)
 
 
 @dataclass(frozen=True)
@@ -361,11 +370,11 @@ def from_json_fast(obj: Any) -> Hand | None:
     kong_replacement = get("kong_replacement")
     robbing_kong = get("robbing_kong")
     last_wall_tile = get("last_wall_tile")
-    if not ((self_drawn is None or self_drawn is False or self_drawn is True)
-            and (last_tile_of_kind is None or last_tile_of_kind is False or last_tile_of_kind is True)
-            and (kong_replacement is None or kong_replacement is False or kong_replacement is True)
-            and (robbing_kong is None or robbing_kong is False or robbing_kong is True)
-            and (last_wall_tile is None or last_wall_tile is False or last_wall_tile is True)):
+    if not ((self_drawn is False or self_drawn is True or self_drawn is None)  # most often false
+            and (last_tile_of_kind is False or last_tile_of_kind is True or last_tile_of_kind is None)
+            and (kong_replacement is False or kong_replacement is True or kong_replacement is None)
+            and (robbing_kong is False or robbing_kong is True or robbing_kong is None)
+            and (last_wall_tile is False or last_wall_tile is True or last_wall_tile is None)):
         return None
     if robbing_kong and (self_drawn or kong_replacement):
         return None

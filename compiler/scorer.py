@@ -120,7 +120,8 @@ class Scorer:
         scoring = self.scoring
         if len(arrs) == 1 and not scoring.valid_when:  # the common case: nothing to choose
             best_arr = arrs[0]
-            best = self.table.evaluate(facts.arrange(best_arr))
+            facts._arrange(best_arr)  # what arrange does, without its call
+            best = self.table.evaluate(facts)
         else:
             best, best_arr, rejected = self._best(facts, arrs)
             if best is None or best_arr is None:
@@ -133,7 +134,8 @@ class Scorer:
                   f"{scoring.minimum} needed")
         return False, total, best, best_arr, reason
 
-    def _best(self, facts: HandContext, arrs: list[Arrangement]) -> tuple[Evaluation | None, Arrangement | None, str | None]:
+    def _best(self, facts: HandContext,
+              arrs: list[Arrangement]) -> tuple[Evaluation | None, Arrangement | None, str | None]:
         """(the best arrangement's evaluation, that arrangement, the reason of the last one
         ``valid_when`` rejected): a limit hand first, then the highest total; a tie goes to an
         arrangement scoring a preferred pattern, else to the first."""

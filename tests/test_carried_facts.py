@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from compiler import load_variant
 from compiler.context import HandContext
+from compiler.groups import make_group
 from compiler.hand import Hand, HandError, Meld, from_json_fast, meld_copies, tile_copies, to_json
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -72,6 +73,7 @@ def test_a_context_reads_the_same_facts_either_way(variant: str) -> None:
         assert got == expected, obj
         assert {k: type(v) for k, v in got.items()} == {k: type(v) for k, v in expected.items()}
         assert fast.unique_wait == built.unique_wait and fast.waits == built.waits
+        assert fast.declared == [make_group(m.kind, m.tiles[0], m.concealed, True) for m in hand.melds]
 
 
 def _score(scorer: Any, hand: Hand) -> Any:
@@ -116,6 +118,7 @@ def test_random_hands_read_the_same_facts_either_way(hand: Hand) -> None:
     assert tile_copies(hand) == _counted(hand)
     for m in hand.melds:
         assert meld_copies(m) == (sum(1 << 8 * k for k in m.tiles), sum(1 << k for k in set(m.tiles)))
+        assert m.group is make_group(m.kind, m.tiles[0], m.concealed, True)
     fast = from_json_fast(to_json(hand))
     if fast is None:  # five copies, a flag the fast path leaves to the checking one
         return
