@@ -808,17 +808,18 @@ def _pairs(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> list[Arrangement]:
     counts = prep._concealed_counts
     if 1 in counts or 3 in counts:
         return _NO_ARRANGEMENTS
+    pairs = _PLAIN["pair"] or _plain("pair")
     raw = []
     for k in _kinds_in(prep._concealed_mask):
         c = counts[k]
         if c == 2:
-            raw.append(make_group("pair", k, True))
+            raw.append(pairs[k])
         elif c == 4 and shape.quads_as_two_pairs:
-            raw += [make_group("pair", k, True)] * 2
+            raw += [pairs[k]] * 2
         else:
             return _NO_ARRANGEMENTS
     if len(raw) == shape.sets:
-        return _place_win(shape, raw, hand, [], "single")
+        return _place_one(shape, raw, pairs[hand.win_tile], hand, "single")
     return _NO_ARRANGEMENTS
 
 
@@ -829,8 +830,11 @@ def _unique_plus_pair(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> list[Arr
     counts = prep._concealed_counts
     if 3 in counts or 4 in counts or sum(counts) != len(wanted) + 1:  # so exactly one held twice
         return _NO_ARRANGEMENTS
-    raw = [make_group("pair" if counts[k] == 2 else "single", k, True) for k in sorted(wanted)]
-    return _place_win(shape, raw, hand, [], "none")
+    pairs = _PLAIN["pair"] or _plain("pair")
+    singles = _PLAIN["single"] or _plain("single")
+    raw = [pairs[k] if counts[k] == 2 else singles[k] for k in sorted(wanted)]
+    win = hand.win_tile
+    return _place_one(shape, raw, pairs[win] if counts[win] == 2 else singles[win], hand, "none")
 
 
 _MASKS: dict[tuple[int, ...], int] = {}
@@ -854,17 +858,46 @@ def _knitted_and_honors(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> list[A
     counts = prep._concealed_counts
     if 2 in counts or 3 in counts or 4 in counts or sum(counts) != 14:
         return _NO_ARRANGEMENTS
-    present = set(_kinds_in(prep._concealed_mask))
-    suited = {k for k in present if k < 27}
-    for perm, kinds in zip(KNITTED_PERMS, KNITTED_SETS):
-        if suited <= kinds:
-            if len(suited) == 9:  # a complete knitted straight is three knitted runs
-                raw = [make_group("knitted", perm[o] * 9 + o, True) for o in range(3)]
-                raw += [make_group("single", k, True) for k in sorted(present - kinds)]
+    mask = prep._concealed_mask
+    suited = mask & _SUITED_MASK
+    singles = _PLAIN["single"] or _plain("single")
+    win = hand.win_tile
+    for perm, kinds_mask in zip(KNITTED_PERMS, KNITTED_MASKS):
+        if not suited & ~kinds_mask:
+            if suited == kinds_mask:  # a complete knitted straight is three knitted runs
+                runs = [make_group("knitted", perm[o] * 9 + o, True) for o in range(3)]
+                raw = runs + [singles[k] for k in _kinds_in(mask & ~kinds_mask)]
+                holder = runs[win % 9 % 3] if win < 27 else singles[win]
             else:
-                raw = [make_group("single", k, True) for k in sorted(present)]
-            return _place_win(shape, raw, hand, [], "none")
+                raw = [singles[k] for k in _kinds_in(mask)]
+                holder = singles[win]
+            return _place_one(shape, raw, holder, hand, "none")
     return _NO_ARRANGEMENTS
+
+
+#: Plain concealed groups of one tile kind (pairs, single tiles), by kind, made on first use.
+_PLAIN: dict[str, tuple[Group, ...] | None] = {"pair": None, "single": None}
+
+
+def _plain(kind: str) -> tuple[Group, ...]:
+    got = _PLAIN[kind] = tuple(make_group(kind, k, True) for k in range(34))
+    return got
+
+
+def _place_one(shape: ShapeSpec, raw: list[Group], holder: Group, hand: Hand, fixed_wait: str) -> list[Arrangement]:
+    """:func:`_place_win` where only ``holder`` (its first occurrence in ``raw``) can hold
+    the winning tile: every other group is of other kinds (special shapes)."""
+    win = hand.win_tile
+    p = _PLACES.get((holder, win), _UNSEEN)
+    if p is _UNSEEN:
+        p = _PLACES[(holder, win)] = _placement(holder, win)
+    if p is None:
+        return _NO_ARRANGEMENTS
+    win_group = p[3] if hand.self_drawn else p[2]
+    groups = list(raw)
+    groups[raw.index(holder)] = win_group
+    wait = p[1] if holder.knitted or holder.single else fixed_wait
+    return [_new(shape.id, shape.kind, groups, win_group, wait)]
 
 
 def _knitted_sets_and_pair(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> list[Arrangement]:
