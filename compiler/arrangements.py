@@ -331,10 +331,11 @@ class SuitTable:
     ``plain`` and ``paired`` are the splits into sets (and one pair, for ``paired``) as
     tuples of shared groups, in the order of :func:`_decompose`; ``forms`` the (sets,
     pairs) forms as a mask (see :func:`_forms_of`, which the waits use without splitting);
-    ``one`` the only split and the index of its pair (-1: none), or None.
+    ``one`` the only split and the index of its pair (-1: none), or None; ``placed`` the
+    places of winning tiles in that split, filled on demand (at most 18 entries).
     """
 
-    __slots__ = ("suit", "key", "plain", "paired", "splits", "pairs", "forms", "one")
+    __slots__ = ("suit", "key", "plain", "paired", "splits", "pairs", "forms", "one", "placed")
 
     def __init__(self, suit: int, key: int) -> None:
         base, end, honors = _SUITS[suit]
@@ -354,6 +355,8 @@ class SuitTable:
         self.pairs: tuple[int, ...] = (int(pair),) * len(splits)  # the number of pairs of each split
         # The only split, with where its pair is (-1: none), or None when there are several or none.
         self.one: tuple[tuple[Group, ...], int] | None = None
+        # The places of a winning tile in the only split, by 2 * tile + self-drawn (_split_places).
+        self.placed: dict[int, tuple[tuple[int, int, str, Group], ...]] = {}
         if len(splits) == 1:
             self.one = (splits[0], next((j for j, g in enumerate(splits[0]) if g.pair), -1))
 
@@ -706,13 +709,10 @@ class _Prepared:
 _NO_ARRANGEMENTS: list[Arrangement] = []
 
 
-#: (one suit's split, winning tile, self-drawn) -> the places of the winning tile in the
-#: split, in the order :func:`_place_win` tries them (equal groups once): (placement
-#: order, index in the split, wait, the group holding it). Bounded.
-_SPLIT_PLACES: dict[tuple[tuple[Group, ...], int, bool], tuple[tuple[int, int, str, Group], ...]] = {}
-
-
 def _split_places(split: tuple[Group, ...], win: int, self_drawn: bool) -> tuple[tuple[int, int, str, Group], ...]:
+    """The places of the winning tile in one suit's split, in the order :func:`_place_win`
+    tries them (equal groups once): (placement order, index in the split, wait, the group
+    holding it)."""
     places = []
     seen: list[Group] = []
     concealed = 3 if self_drawn else 2
@@ -723,11 +723,7 @@ def _split_places(split: tuple[Group, ...], win: int, self_drawn: bool) -> tuple
         seen.append(g)
         places.append((p[0], idx, p[1], p[concealed]))
     places.sort()
-    got = tuple(places)
-    if len(_SPLIT_PLACES) >= CACHE_SIZE:
-        _SPLIT_PLACES.clear()
-    _SPLIT_PLACES[(split, win, self_drawn)] = got
-    return got
+    return tuple(places)
 
 
 def _sets_and_pair(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> list[Arrangement]:
@@ -757,6 +753,7 @@ def _sets_and_pair(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> list[Arrang
             if s == win_suit:
                 start = len(division)
                 win_split = split
+                win_table = t
             if at >= 0:
                 pairs += 1
                 pair_at = len(division) + at
@@ -766,9 +763,9 @@ def _sets_and_pair(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> list[Arrang
         if pairs != 1:
             return _NO_ARRANGEMENTS
         self_drawn = hand.self_drawn
-        places = _SPLIT_PLACES.get((win_split, win, self_drawn))
+        places = win_table.placed.get(2 * win + self_drawn)
         if places is None:
-            places = _split_places(win_split, win, self_drawn)
+            places = win_table.placed[2 * win + self_drawn] = _split_places(win_split, win, self_drawn)
         declared = prep.declared
         shape_id = shape.id
         shape_kind = shape.kind
