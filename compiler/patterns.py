@@ -251,6 +251,8 @@ class PatternTable:
         self._direct = not any(q < i for i, ex in enumerate(self._excl) for q in ex) and not any(
             q < i for i, rep in enumerate(self._repl) for q, _ in rep)
         self._plans: dict[str, _Plan] = {}
+        #: The generated scorer of each shape built so far (see :meth:`scorer`).
+        self.scorers: dict[str, Callable[[Any], Evaluation]] = {}
         self._layout: tuple[frozenset[int], dict[int, int]] | None = None  # see _local_covers
         #: The generated scorer of each shape as plain data, filled on first use or from
         #: the compile cache (see :meth:`generate_all`).
@@ -262,6 +264,7 @@ class PatternTable:
         if new != self.principles:
             self.principles = new
             self._plans.clear()  # the generated scorers apply the principles
+            self.scorers.clear()
             self._layout = None
             self.sources.clear()
 
@@ -502,8 +505,13 @@ class PatternTable:
 
     def evaluate(self, ctx: Any) -> Evaluation:
         """Score one arrangement (a context of :mod:`compiler.context`)."""
-        plan = self._plans.get(ctx.shape) or self._plan(ctx.shape)
-        return plan.score(ctx)
+        return (self.scorers.get(ctx.shape) or self.scorer(ctx.shape))(ctx)
+
+    def scorer(self, shape: str) -> Callable[[Any], Evaluation]:
+        """The function scoring an arrangement of ``shape`` (what :meth:`evaluate` calls;
+        a caller scoring many may keep it, or read :attr:`scorers` first)."""
+        fn = self.scorers[shape] = self._plan(shape).score
+        return fn
 
     # ------------------------------------------------------------ instances
 
