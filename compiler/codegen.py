@@ -116,12 +116,12 @@ def scorer_source(limits: list[tuple[int, Any]], entries: list[tuple[int, Any]],
         if cond.consts:
             own.append(f"F{i}")
             src = f"F{i}(c)"
-        if p.when is not None:
+        if p.when is not None:  # one instance
             lines.append(f"{pad}if {src}:")
-            lines.append(f"{pad}    n = 1")
-        else:
-            lines.append(f"{pad}n = {src}")
-            lines.append(f"{pad}if n > 0:")
+            lines.extend(f"{pad}    {line}" for line in accept(i, False, False, "1"))
+            continue
+        lines.append(f"{pad}n = {src}")
+        lines.append(f"{pad}if n > 0:")
         lines.extend(f"{pad}    {line}" for line in accept(i, False))
     lines.append(f"    return {result}")
     return {"main": "\n".join(_facts_before_guards(hoist_common(lines))), "choosers": choosers, "own": own}

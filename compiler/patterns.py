@@ -411,13 +411,13 @@ class PatternTable:
                 local.update(group)
         return frozenset(local)
 
-    def _accept_lines(self, i: int, combination: bool, local: bool = False) -> list[str]:
-        """What the generated scorer does with the instances of pattern ``i``: ``n`` of a
-        whole-hand pattern, or each choice ``cc`` of ``ch`` (cover bits ``rb``) of a
-        combination, or with ``local`` each cover ``m`` of ``ch`` (see
+    def _accept_lines(self, i: int, combination: bool, local: bool = False, count: str = "n") -> list[str]:
+        """What the generated scorer does with the instances of pattern ``i``: ``count``
+        (a name or a number) of a whole-hand pattern, or each choice ``cc`` of ``ch`` (cover
+        bits ``rb``) of a combination, or with ``local`` each cover ``m`` of ``ch`` (see
         :meth:`_local_covers`); see the module docstring for the rules applied."""
         if not combination:
-            return self._whole_lines(i, "n", False)
+            return self._whole_lines(i, count, False)
         arity = self.patterns[i].condition.arity
         if local:
             lines = ["for m in ch:"]
@@ -463,7 +463,7 @@ class PatternTable:
         value = self._values[i]
         lines = [] if value is not None else [f"v = V{i}(c)"]
         v = str(value) if value is not None else "v"
-        points = n if v == "1" else f"{v} * {n}"
+        points = n if v == "1" else v if n == "1" else f"{v} * {n}"
         lines += [f"acc.append(({i}, {v}, {n}))", f"total += {points}"]
         if self._toward_minimum[i]:
             lines += [f"mp += {points}", "tw = 1"]
