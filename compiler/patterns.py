@@ -334,15 +334,17 @@ class PatternTable:
             lines.append("U = 0")
         lines.extend(f"A{g} = ()" for g in groups)
         if self._direct:
-            lines += ["total = 0", "mp = 0", "tw = 0"]
+            # What does not count toward the minimum is summed apart (nt points, in ntc
+            # instances): the minimum's points and whether any counted follow at the end.
+            lines += ["total = 0", "nt = 0", "ntc = 0"]
         return lines
 
     def _result(self, fallbacks: bool) -> str:
         """What the generated scorer returns once every pattern is resolved."""
         if not self._direct:
             return "FINISH(c, acc)"
-        done = "EVAL(acc, total, mp, False, TABLE)"
-        return f"{done} if tw else FALLBACK(c, acc)" if fallbacks else done
+        done = "EVAL(acc, total, total - nt, False, TABLE)"
+        return f"{done} if len(acc) > ntc else FALLBACK(c, acc)" if fallbacks else done
 
     def _local_covers(self) -> frozenset[int]:
         """The combinations whose covers number their own list (:meth:`_find_local_covers`)."""
@@ -465,8 +467,8 @@ class PatternTable:
         v = str(value) if value is not None else "v"
         points = n if v == "1" else v if n == "1" else f"{v} * {n}"
         lines += [f"acc.append(({i}, {v}, {n}))", f"total += {points}"]
-        if self._toward_minimum[i]:
-            lines += [f"mp += {points}", "tw = 1"]
+        if not self._toward_minimum[i]:
+            lines += [f"nt += {points}", "ntc += 1"]
         return lines
 
     def _effect_lines(self, i: int, mask: str, n: str, in_loop: bool) -> list[str]:
