@@ -144,12 +144,6 @@ def group_positions(groups: Sequence[Any], domain: Sequence[Any]) -> list[int]:
 
 def _fill(arr: Arrangement, shape: str, shape_kind: str, groups: list[Group], win_group: Group | None,
           wait: str) -> Arrangement:
-    arr.shape = shape
-    arr.shape_kind = shape_kind
-    arr.groups = groups
-    arr.win_group = win_group
-    arr.wait = wait
-    arr._bits = None
     sets = []
     pairs = []
     knitted = []
@@ -160,6 +154,20 @@ def _fill(arr: Arrangement, shape: str, shape_kind: str, groups: list[Group], wi
             pairs.append(g)
         elif g.knitted:
             knitted.append(g)
+    return _with_sets(arr, shape, shape_kind, groups, win_group, wait, sets, pairs,
+                      knitted if knitted and shape_kind.startswith("knitted") else [])
+
+
+def _with_sets(arr: Arrangement, shape: str, shape_kind: str, groups: list[Group], win_group: Group | None,
+               wait: str, sets: list[Group], pairs: list[Group], knitted: list[Group]) -> Arrangement:
+    """:func:`_fill` for groups already told apart: ``sets`` (in the order of ``groups``),
+    ``pairs`` and ``knitted`` runs (what the sets-and-pair matcher knows as it builds them)."""
+    arr.shape = shape
+    arr.shape_kind = shape_kind
+    arr.groups = groups
+    arr.win_group = win_group
+    arr.wait = wait
+    arr._bits = None
     if len(sets) > 1:
         sets.sort(key=_BY_ORDER)  # stable: equal groups keep their order in ``groups``
     chows = []
@@ -177,37 +185,7 @@ def _fill(arr: Arrangement, shape: str, shape_kind: str, groups: list[Group], wi
     arr.pungs = pungs
     arr.kongs = kongs
     arr.pairs = pairs
-    arr.knitted = knitted if knitted and shape_kind.startswith("knitted") else []
-    return arr
-
-
-def _with_sets(arr: Arrangement, shape: str, shape_kind: str, groups: list[Group], win_group: Group, wait: str,
-               sets: list[Group], pair: Group) -> Arrangement:
-    """:func:`_fill` for groups known to be ``sets`` (in the order of ``groups``) and one
-    ``pair``: what the sets-and-pair matcher builds."""
-    arr.shape = shape
-    arr.shape_kind = shape_kind
-    arr.groups = groups
-    arr.win_group = win_group
-    arr.wait = wait
-    arr._bits = None
-    sets.sort(key=_BY_ORDER)  # stable: equal groups keep their order in ``groups``
-    chows = []
-    pungs = []
-    kongs = []
-    for g in sets:
-        if g.chow:
-            chows.append(g)
-        else:
-            pungs.append(g)
-            if g.kong:
-                kongs.append(g)
-    arr.sets = sets
-    arr.chows = chows
-    arr.pungs = pungs
-    arr.kongs = kongs
-    arr.pairs = [pair]
-    arr.knitted = []
+    arr.knitted = knitted
     return arr
 
 
@@ -779,7 +757,7 @@ def _sets_and_pair(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> list[Arrang
                 groups += declared
                 sets += declared
             out.append(_with_sets(Arrangement.__new__(Arrangement), shape_id, shape_kind, groups, win_group, wait,
-                                  sets, groups[pair_at]))
+                                  sets, [groups[pair_at]], []))
         return out
     divisions = _divisions(keys)
     if not divisions:
