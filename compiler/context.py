@@ -147,7 +147,7 @@ class HandContext:
         # worked out while the request was read, or now for a Hand built another way.
         ckey, dkey, dkinds = hand._copies or tile_copies(hand)
         held = ckey.to_bytes(_NUM_TILES + 1, "little")
-        self._concealed_counts = list(held)  # a list, as the shape matchers read it (only read)
+        self._concealed_counts = held  # bytes: the shape matchers and waits only index and search it
         self._concealed_mask = cmask = int(held.translate(_HELD)[::-1], 2)
         self._keys = [ckey & _KEY_BITS, ckey >> 72 & _KEY_BITS, ckey >> 144 & _KEY_BITS, ckey >> 216 & _KEY_BITS]
         self._size = len(hand.concealed) + 1

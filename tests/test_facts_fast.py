@@ -91,7 +91,7 @@ def test_context_facts_match_the_hand(variant: str) -> None:
         every = concealed + [k for m in hand.melds for k in m.tiles]
         assert ctx.concealed_tiles == [TILES[k] for k in concealed]
         assert ctx.tiles == [TILES[k] for k in every]
-        assert ctx._concealed_counts[:34] == [concealed.count(k) for k in range(34)]
+        assert list(ctx._concealed_counts[:34]) == [concealed.count(k) for k in range(34)]
         assert list(ctx._tiles_counts) == [every.count(k) for k in range(len(TILES) + 1)]
         declared = [k for m in hand.melds for k in m.tiles]
         assert list(ctx._declared_counts) == [declared.count(k) for k in range(len(TILES) + 1)]
@@ -99,8 +99,8 @@ def test_context_facts_match_the_hand(variant: str) -> None:
         assert ctx._keys == suit_keys(ctx._concealed_counts)
         assert ctx._size == len(concealed)
         prep = _Prepared(hand)
-        assert (prep._concealed_counts[:34], prep._concealed_mask, prep._keys, prep._size) == (
-            ctx._concealed_counts[:34], ctx._concealed_mask, ctx._keys, ctx._size)
+        assert (list(prep._concealed_counts[:34]), prep._concealed_mask, prep._keys, prep._size) == (
+            list(ctx._concealed_counts[:34]), ctx._concealed_mask, ctx._keys, ctx._size)
         # the waits, whichever is read first, on a fresh context and on a shared one
         held = list(hand.concealed)
         expected = _brute([held.count(k) for k in range(34)], len(hand.melds), shapes)
