@@ -6,14 +6,21 @@ from its checked tree, is pasted into that function, in table order:
 
 * a ``when`` pattern becomes ``if <condition>:``, a ``count`` pattern ``n = <count>``,
   each followed by the lines compiler/patterns.py gives for accepting its instances;
-  a pattern that an accepted instance may exclude whole is tested first against the
-  bit mask of excluded patterns, and not evaluated at all when excluded;
+  a pattern that an accepted instance may exclude whole is also tested against the
+  bit mask of excluded patterns: after the cheap part of its condition (a fact read
+  and compared, :func:`_facts_before_guards`), before the rest, which is not evaluated
+  at all when the pattern is excluded;
 * combination patterns choosing k groups from the same list share one loop over the
   choices (guarded by the list's length), at the top of the function; when their
-  conditions read only the chosen groups, the choices come from a bounded table keyed
-  by the groups' kinds (:func:`_choice_loops`);
+  conditions read only the chosen groups and single immutable values of the context,
+  the choices come from a bounded table keyed by the groups' kinds and those values,
+  as one tuple unpacked into a local per pattern; else the loop runs only when a part
+  of some condition that the choice does not change holds (:func:`_choice_loops`);
+  where no other list's covers meet them, the choices are listed as covers over their
+  own list (compiler/patterns.py, ``_local_covers``);
 * a part of the source computed alike by several conditions (a definition of the
-  variant file pasted into each) is computed once at the top (:func:`hoist_common`).
+  variant file pasted into each) is computed once at the top, counts and filters over
+  the same list in one loop (:func:`hoist_common`).
 
 The generated source never contains the author's text, only what the expression
 checker generated; it is plain data, kept by the compile cache.
