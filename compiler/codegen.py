@@ -78,7 +78,7 @@ def scorer_source(limits: list[tuple[int, Any]], entries: list[tuple[int, Any]],
     lines.append("    dead = 0")
     lines.extend(f"    {line}" for line in state)
     loops: dict[tuple[str, int], list[tuple[int, Any]]] = {}
-    choices: dict[int, tuple[str, str]] = {}  # position -> (its choices, their cover bits)
+    choices: dict[int, tuple[str, str | None]] = {}  # position -> (its choices, their cover bits or None)
     for i, p in entries:
         cond = p.condition
         if p.combination is None:
@@ -211,7 +211,7 @@ def _choice_loops(domain: str, loops_of: list[tuple[int, list[tuple[int, Any]]]]
         if theirs:
             rest.append((k, theirs, conds))
     out = ["    G = " + domain, "    n = len(G)"]
-    found: dict[int, tuple[str, str]] = {}
+    found: dict[int, tuple[str, str | None]] = {}
     # The table's key: the groups' kinds and first tiles when no condition can tell two
     # groups of the same kind and first tile apart, else the groups themselves.
     by_kind = all(_reads_kind_only(conds[i], k) for k, group, conds in pure for i, _ in group)
