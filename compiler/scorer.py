@@ -121,8 +121,7 @@ class Scorer:
         if len(arrs) == 1 and not scoring.valid_when:  # the common case: nothing to choose
             best_arr = arrs[0]
             facts._arrange(best_arr)  # what arrange does, without its call
-            table = self.table
-            best = (table.scorers.get(best_arr.shape) or table.scorer(best_arr.shape))(facts)
+            best = self.table.evaluate(facts)
         else:
             best, best_arr, rejected = self._best(facts, arrs)
             if best is None or best_arr is None:
