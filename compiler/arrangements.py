@@ -20,7 +20,6 @@ Conventions pattern conditions rely on:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from itertools import permutations, product
 from operator import attrgetter
@@ -28,6 +27,7 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from .groups import Group, make_group
 from .hand import Hand
+from .records import FrozenRecord
 
 #: Engine shape kinds, configured by ``scoring.shapes`` in a variant file.
 SHAPE_KINDS = ("sets_and_pair", "pairs", "unique_plus_pair", "knitted_and_honors", "knitted_sets_and_pair")
@@ -51,15 +51,21 @@ _SUITED_MASK = (1 << 27) - 1  # the 27 suited kinds
 CACHE_SIZE = 1 << 15
 
 
-@dataclass(frozen=True)
-class ShapeSpec:
+class ShapeSpec(FrozenRecord):
+    FIELDS = ("id", "kind", "sets", "quads_as_two_pairs", "tiles", "max_melds", "concealed_only")
+
     id: str
     kind: str
-    sets: int = 4
-    quads_as_two_pairs: bool = False
-    tiles: tuple[int, ...] = ()
-    max_melds: int = 0
-    concealed_only: bool = True
+    sets: int
+    quads_as_two_pairs: bool
+    tiles: tuple[int, ...]
+    max_melds: int
+    concealed_only: bool
+
+    def __init__(self, id: str, kind: str, sets: int = 4, quads_as_two_pairs: bool = False,
+                 tiles: tuple[int, ...] = (), max_melds: int = 0, concealed_only: bool = True) -> None:
+        vars(self).update(id=id, kind=kind, sets=sets, quads_as_two_pairs=quads_as_two_pairs, tiles=tiles,
+                          max_melds=max_melds, concealed_only=concealed_only)
 
 
 _BY_ORDER = attrgetter("order")

@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from difflib import get_close_matches
 from typing import Iterable
 
+from .records import FrozenRecord
 
-@dataclass(frozen=True)
-class Problem:
+
+class Problem(FrozenRecord):
     """One problem in a variant file: where (file, 1-based line and column) and what."""
+
+    FIELDS = ("file", "line", "column", "message")
 
     file: str
     line: int
     column: int
     message: str
+
+    def __init__(self, file: str, line: int, column: int, message: str) -> None:
+        vars(self).update(file=file, line=line, column=column, message=message)
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.column}: {self.message}"
@@ -22,6 +26,8 @@ class Problem:
 
 def did_you_mean(name: object, choices: Iterable[object]) -> str:
     """`` (did you mean 'chows'?)`` for a near miss among ``choices``, else nothing."""
+    from difflib import get_close_matches  # here: only a file with a problem needs it
+
     close = get_close_matches(str(name), [str(c) for c in choices], n=1)
     return f" (did you mean {close[0]!r}?)" if close else ""
 

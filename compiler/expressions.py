@@ -10,7 +10,6 @@ one context object ``c``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, permutations
 from pathlib import Path
@@ -21,15 +20,20 @@ if TYPE_CHECKING:  # Lark is imported when an expression is parsed, not when a c
 
 from .errors import did_you_mean as _did_you_mean
 from .groups import TILES
+from .records import FrozenRecord
 from .tiles import CODES, TileError, kind_of
 
 # ------------------------------------------------------------------- types
 
 
-@dataclass(frozen=True)
-class Type:
+class Type(FrozenRecord):
+    FIELDS = ("name", "item")
+
     name: str
-    item: "Type | None" = None
+    item: "Type | None"
+
+    def __init__(self, name: str, item: "Type | None" = None) -> None:
+        vars(self).update(name=name, item=item)
 
     def __str__(self) -> str:
         return f"{self.name} of {self.item}" if self.item else self.name
@@ -133,14 +137,18 @@ PLAYER_ATTRS: dict[str, tuple[Type, str]] = {
 ATTRS = {TILE: TILE_ATTRS, GROUP: GROUP_ATTRS, PLAYER: PLAYER_ATTRS}
 
 
-@dataclass(frozen=True)
-class Function:
+class Function(FrozenRecord):
     """A built-in function: ``check`` maps argument types to the result type (or raises)."""
+
+    FIELDS = ("name", "check", "impl", "doc")
 
     name: str
     check: Callable[[list[Type]], Type]
     impl: Callable[..., Any]
     doc: str
+
+    def __init__(self, name: str, check: Callable[[list[Type]], Type], impl: Callable[..., Any], doc: str) -> None:
+        vars(self).update(name=name, check=check, impl=impl, doc=doc)
 
 
 def _arity(n: int | None, name: str, types: list[Type]) -> None:
@@ -335,11 +343,15 @@ def parse(text: str) -> Tree:
 
 # ----------------------------------------------------------------- checking
 
-@dataclass(frozen=True)
-class Env:
+class Env(FrozenRecord):
     """The names an expression may use: name -> (type, Python source that reads it)."""
 
+    FIELDS = ("names",)
+
     names: dict[str, tuple[Type, str]]
+
+    def __init__(self, names: dict[str, tuple[Type, str]]) -> None:
+        vars(self).update(names=names)
 
     @classmethod
     def of(cls, names: dict[str, Type]) -> "Env":
@@ -825,17 +837,22 @@ def _group_count_matcher(tree: Tree, env: Env, consts: dict[str, Any]) -> tuple[
     return "\n".join(lines), k
 
 
-@dataclass(frozen=True)
-class Recipe:
+class Recipe(FrozenRecord):
     """A checked expression before Python compiles it: plain data (text, type, generated
     source), so a compiled variant can be cached on disk and rebuilt without parsing."""
+
+    FIELDS = ("text", "type", "source", "consts", "matcher", "arity")
 
     text: str
     type: Type
     source: str  # the body of ``lambda c: ...``
     consts: dict[str, Any]  # additions to the namespace of the generated code
-    matcher: str | None = None  # ``def matches(c)`` for a count over choices of groups
-    arity: int = 0
+    matcher: str | None  # ``def matches(c)`` for a count over choices of groups
+    arity: int
+
+    def __init__(self, text: str, type: Type, source: str, consts: dict[str, Any], matcher: str | None = None,
+                 arity: int = 0) -> None:
+        vars(self).update(text=text, type=type, source=source, consts=consts, matcher=matcher, arity=arity)
 
 
 def generate(text: str, env: Env, want: Type | None = None, what: str = "the expression") -> Recipe:

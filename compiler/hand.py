@@ -8,12 +8,11 @@ with a message that says which part is wrong.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
 from .groups import Group, make_group
-
+from .records import FrozenRecord
 from .tiles import (
     CODES,
     KINDS,
@@ -34,13 +33,17 @@ class HandError(ValueError):
     """A hand or scoring request that cannot be scored as given."""
 
 
-@dataclass(frozen=True)
-class Meld:
+class Meld(FrozenRecord):
     """A declared set. Chows and pungs are exposed; a kong may be concealed."""
+
+    FIELDS = ("kind", "tiles", "concealed")
 
     kind: str
     tiles: tuple[int, ...]
-    concealed: bool = False
+    concealed: bool
+
+    def __init__(self, kind: str, tiles: tuple[int, ...], concealed: bool = False) -> None:
+        vars(self).update(kind=kind, tiles=tiles, concealed=concealed)
 
     def notation(self) -> str:
         text = format_tiles(self.tiles)
@@ -53,21 +56,35 @@ class Meld:
         return make_group(self.kind, self.tiles[0], self.concealed, True)
 
 
-@dataclass(frozen=True)
-class Hand:
+class Hand(FrozenRecord):
+    FIELDS = ("concealed", "melds", "win_tile", "flowers", "self_drawn", "seat_wind", "round_wind",
+              "last_tile_of_kind", "kong_replacement", "robbing_kong", "last_wall_tile", "missing_suit", "extra")
+    COMPARED = ("concealed", "melds", "win_tile", "flowers", "self_drawn", "seat_wind", "round_wind",
+                "last_tile_of_kind", "kong_replacement", "robbing_kong", "last_wall_tile", "missing_suit")
+
     concealed: tuple[int, ...]
     melds: tuple[Meld, ...]
     win_tile: int
-    flowers: tuple[int, ...] = ()
-    self_drawn: bool = False
-    seat_wind: int = 27
-    round_wind: int = 27
-    last_tile_of_kind: bool = False
-    kong_replacement: bool = False
-    robbing_kong: bool = False
-    last_wall_tile: bool = False
-    missing_suit: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    flowers: tuple[int, ...]
+    self_drawn: bool
+    seat_wind: int
+    round_wind: int
+    last_tile_of_kind: bool
+    kong_replacement: bool
+    robbing_kong: bool
+    last_wall_tile: bool
+    missing_suit: str | None
+    extra: dict[str, Any]
+
+    def __init__(self, concealed: tuple[int, ...], melds: tuple[Meld, ...], win_tile: int,
+                 flowers: tuple[int, ...] = (), self_drawn: bool = False, seat_wind: int = 27, round_wind: int = 27,
+                 last_tile_of_kind: bool = False, kong_replacement: bool = False, robbing_kong: bool = False,
+                 last_wall_tile: bool = False, missing_suit: str | None = None,
+                 extra: dict[str, Any] | None = None) -> None:
+        vars(self).update(concealed=concealed, melds=melds, win_tile=win_tile, flowers=flowers, self_drawn=self_drawn,
+                          seat_wind=seat_wind, round_wind=round_wind, last_tile_of_kind=last_tile_of_kind,
+                          kong_replacement=kong_replacement, robbing_kong=robbing_kong, last_wall_tile=last_wall_tile,
+                          missing_suit=missing_suit, extra=extra if extra is not None else {})
 
     #: Not a field: (concealed copies, declared copies, declared kinds) as :func:`tile_copies`
     #: gives them, left by :func:`from_json_fast`, which works them out to check the request

@@ -42,32 +42,53 @@ patterns that win a tie (compiler/scorer.py).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, NamedTuple
 
 from .codegen import build_scorer, covers, covers_every_group, scorer_source
 from .expressions import Compiled
+from .records import FrozenRecord, Record
 
 #: The keys of ``scoring.principles``.
 PRINCIPLES = ("account_once", "non_identical", "prefer")
 
 
-@dataclass
-class Pattern:
+class Pattern(Record):
+    FIELDS = ("id", "name", "description", "value", "index", "when", "count", "shapes", "excludes", "replaces",
+              "limit", "fallback", "toward_minimum", "combination")
+
     id: str
     name: str
     description: str
     value: int | Compiled
     index: int
-    when: Compiled | None = None
-    count: Compiled | None = None
-    shapes: frozenset[str] | None = None
-    excludes: tuple[str, ...] = ()
-    replaces: dict[str, int] = field(default_factory=dict)
-    limit: bool = False
-    fallback: bool = False
-    toward_minimum: bool = True
-    combination: str | None = None
+    when: Compiled | None
+    count: Compiled | None
+    shapes: frozenset[str] | None
+    excludes: tuple[str, ...]
+    replaces: dict[str, int]
+    limit: bool
+    fallback: bool
+    toward_minimum: bool
+    combination: str | None
+
+    def __init__(self, id: str, name: str, description: str, value: int | Compiled, index: int,
+                 when: Compiled | None = None, count: Compiled | None = None, shapes: frozenset[str] | None = None,
+                 excludes: tuple[str, ...] = (), replaces: dict[str, int] | None = None, limit: bool = False,
+                 fallback: bool = False, toward_minimum: bool = True, combination: str | None = None) -> None:
+        self.id = id
+        self.name = name
+        self.description = description
+        self.value = value
+        self.index = index
+        self.when = when
+        self.count = count
+        self.shapes = shapes
+        self.excludes = excludes
+        self.replaces = replaces if replaces is not None else {}
+        self.limit = limit
+        self.fallback = fallback
+        self.toward_minimum = toward_minimum
+        self.combination = combination
 
     @property
     def condition(self) -> Compiled:
@@ -131,13 +152,18 @@ class Evaluation:
         return self._fans
 
 
-@dataclass(frozen=True)
-class Principles:
+class Principles(FrozenRecord):
     """``scoring.principles`` of a variant file (see the schema's descriptions)."""
 
-    account_once: bool = False
-    non_identical: bool = False
-    prefer: frozenset[str] = frozenset()
+    FIELDS = ("account_once", "non_identical", "prefer")
+
+    account_once: bool
+    non_identical: bool
+    prefer: frozenset[str]
+
+    def __init__(self, account_once: bool = False, non_identical: bool = False,
+                 prefer: frozenset[str] = frozenset()) -> None:
+        vars(self).update(account_once=account_once, non_identical=non_identical, prefer=prefer)
 
     @classmethod
     def of(cls, data: Mapping[str, Any] | None) -> "Principles":

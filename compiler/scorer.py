@@ -11,29 +11,42 @@ in file order, see compiler/arrangements.py) -> minimum and cap.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
 from typing import Any, TYPE_CHECKING
 
 from .arrangements import _MATCHERS, Arrangement, completes, matcher_bounds
 from .context import HandContext
 from .hand import Hand, HandError
 from .patterns import Evaluation, Fan
+from .records import Record
 from .tiles import CODES
 
 if TYPE_CHECKING:  # pragma: no cover
     from .variant import Scoring
 
 
-@dataclass
-class ScoreResult:
+class ScoreResult(Record):
+    FIELDS = ("valid", "total", "fans", "uncapped", "minimum_points", "arrangement", "shape", "reason")
+
     valid: bool
     total: int
-    fans: list[Fan] = field(default_factory=list)
-    uncapped: int = 0
-    minimum_points: int = 0
-    arrangement: str | None = None
-    shape: str | None = None
-    reason: str | None = None
+    fans: list[Fan]
+    uncapped: int
+    minimum_points: int
+    arrangement: str | None
+    shape: str | None
+    reason: str | None
+
+    def __init__(self, valid: bool, total: int, fans: list[Fan] | None = None, uncapped: int = 0,
+                 minimum_points: int = 0, arrangement: str | None = None, shape: str | None = None,
+                 reason: str | None = None) -> None:
+        self.valid = valid
+        self.total = total
+        self.fans = fans if fans is not None else []
+        self.uncapped = uncapped
+        self.minimum_points = minimum_points
+        self.arrangement = arrangement
+        self.shape = shape
+        self.reason = reason
 
     def as_json(self) -> dict[str, Any]:
         return {"valid": self.valid, "total": self.total, "fans": [f.as_json() for f in self.fans]}

@@ -14,10 +14,10 @@ The runtime applies them; this module only checks and compiles what the variant 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from .expressions import BOOL, INT, PLAYER, Compiled, Env
+from .records import Record
 
 #: Who pays, relative to the event: the names a ``from`` field may take.
 PAYERS = ("discarder", "each_opponent", "each_active_opponent", "other_opponents")
@@ -26,43 +26,78 @@ WIN_NAMES = {"total": INT, "base": INT, "self_drawn": BOOL, "robbing_kong": BOOL
              "last_wall_tile": BOOL, "winners": INT}
 
 
-@dataclass
-class WinRule:
+class WinRule(Record):
+    FIELDS = ("when", "payer", "amount", "reason")
+
     when: Compiled | None
     payer: str
     amount: Compiled
     reason: str
 
+    def __init__(self, when: Compiled | None, payer: str, amount: Compiled, reason: str) -> None:
+        self.when = when
+        self.payer = payer
+        self.amount = amount
+        self.reason = reason
 
-@dataclass
-class KongRule:
+
+class KongRule(Record):
+    FIELDS = ("kong", "payer", "amount", "reason")
+
     kong: str
     payer: str
     amount: Compiled
     reason: str
 
+    def __init__(self, kong: str, payer: str, amount: Compiled, reason: str) -> None:
+        self.kong = kong
+        self.payer = payer
+        self.amount = amount
+        self.reason = reason
 
-@dataclass
-class RefundRule:
+
+class RefundRule(Record):
+    FIELDS = ("who", "reason")
+
     who: Compiled
     reason: str
 
+    def __init__(self, who: Compiled, reason: str) -> None:
+        self.who = who
+        self.reason = reason
 
-@dataclass
-class PairRule:
+
+class PairRule(Record):
+    FIELDS = ("payer", "payee", "amount", "reason")
+
     payer: Compiled
     payee: Compiled
     amount: Compiled
     reason: str
 
+    def __init__(self, payer: Compiled, payee: Compiled, amount: Compiled, reason: str) -> None:
+        self.payer = payer
+        self.payee = payee
+        self.amount = amount
+        self.reason = reason
 
-@dataclass
-class Settlement:
+
+class Settlement(Record):
+    FIELDS = ("base", "ready_value", "win", "kongs", "exhausted")
+
     base: Compiled
     ready_value: Compiled
-    win: list[WinRule] = field(default_factory=list)
-    kongs: list[KongRule] = field(default_factory=list)
-    exhausted: list[RefundRule | PairRule] = field(default_factory=list)
+    win: list[WinRule]
+    kongs: list[KongRule]
+    exhausted: list[RefundRule | PairRule]
+
+    def __init__(self, base: Compiled, ready_value: Compiled, win: list[WinRule] | None = None,
+                 kongs: list[KongRule] | None = None, exhausted: list[RefundRule | PairRule] | None = None) -> None:
+        self.base = base
+        self.ready_value = ready_value
+        self.win = win if win is not None else []
+        self.kongs = kongs if kongs is not None else []
+        self.exhausted = exhausted if exhausted is not None else []
 
 
 def compile_settlement(c: Any, data: dict[str, Any]) -> Settlement:

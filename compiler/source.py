@@ -7,7 +7,6 @@ so every later stage can point at the exact place in the file.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -15,17 +14,22 @@ if TYPE_CHECKING:  # PyYAML is imported when a file is parsed, not when a cached
     import yaml
 
 from .errors import Problem, VariantError
+from .records import FrozenRecord, Record
 
 Path_ = tuple[Any, ...]
 
 
-@dataclass(frozen=True)
-class Mark:
+class Mark(FrozenRecord):
+    FIELDS = ("line", "column", "style", "start", "end")
+
     line: int  # 1-based
     column: int  # 1-based
-    style: str | None = None  # YAML scalar style: None (plain), "'", '"', "|", ">"
-    start: int = -1  # character offsets of the node in the text (scalars only)
-    end: int = -1
+    style: str | None  # YAML scalar style: None (plain), "'", '"', "|", ">"
+    start: int  # character offsets of the node in the text (scalars only)
+    end: int
+
+    def __init__(self, line: int, column: int, style: str | None = None, start: int = -1, end: int = -1) -> None:
+        vars(self).update(line=line, column=column, style=style, start=start, end=end)
 
 
 _BREAKS = "\n\x85\u2028\u2029"
@@ -75,17 +79,26 @@ def align_scalar(raw: str, value: str, style: str | None) -> list[int]:
     return out
 
 
-@dataclass
-class Source:
+class Source(Record):
     """A parsed YAML document with the position of every node."""
+
+    FIELDS = ("file", "data", "marks", "text", "problems")
 
     file: str
     data: Any
     marks: dict[Path_, Mark]
-    text: str = ""
+    text: str
     #: Problems found while building the data (duplicate keys): reported with the later
     #: stages' problems, since the data (first occurrence kept) can still be checked.
-    problems: list[Problem] = field(default_factory=list)
+    problems: list[Problem]
+
+    def __init__(self, file: str, data: Any, marks: dict[Path_, Mark], text: str = "",
+                 problems: list[Problem] | None = None) -> None:
+        self.file = file
+        self.data = data
+        self.marks = marks
+        self.text = text
+        self.problems = problems if problems is not None else []
 
     def mark(self, path: Path_) -> Mark:
         """The position of ``path``, or of its nearest ancestor that has one."""

@@ -11,7 +11,8 @@ Layout (``kind``):  0-8 ``1m``-``9m``, 9-17 ``1p``-``9p``, 18-26 ``1s``-``9s``,
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from .records import FrozenRecord
 
 SUITS = ("m", "p", "s")
 SUIT_LETTERS = "mpszf"
@@ -155,11 +156,15 @@ TILE_GROUPS: dict[str, tuple[int, ...]] = {
 }
 
 
-@dataclass(frozen=True)
-class TileSet:
+class TileSet(FrozenRecord):
     """The physical tiles of a variant: ``kinds[id]`` is the kind of physical tile ``id``."""
 
+    FIELDS = ("kinds",)
+
     kinds: tuple[int, ...]
+
+    def __init__(self, kinds: tuple[int, ...]) -> None:
+        vars(self).update(kinds=kinds)
 
     @classmethod
     def build(cls, groups: list[tuple[str, int]]) -> "TileSet":

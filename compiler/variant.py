@@ -8,36 +8,46 @@ once, each at its file:line:column.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from . import schema as schema_mod
+from . import cache
 from .arrangements import ShapeSpec
 from .context import PATTERN_NAMES
 from .errors import Problem, Report, VariantError, did_you_mean
-from . import cache
 from .expressions import BOOL, INT, Compiled, Env, ExpressionError, Recipe, Type, build, generate
 from .patterns import Pattern, PatternTable
+from .records import Record
+from .settlement import Settlement, compile_settlement
 from .source import Source, load
 from .tiles import TileError, TileSet, parse_tiles, wind_kind
-from .settlement import Settlement, compile_settlement
 
 COMPILER_VERSION = "1"
 
 
-@dataclass
-class Table:
+class Table(Record):
+    FIELDS = ("players", "dealer_tiles", "other_tiles", "round_wind", "rotate_dealer")
+
     players: int
     dealer_tiles: int
     other_tiles: int
     round_wind: int
     rotate_dealer: bool
 
+    def __init__(self, players: int, dealer_tiles: int, other_tiles: int, round_wind: int,
+                 rotate_dealer: bool) -> None:
+        self.players = players
+        self.dealer_tiles = dealer_tiles
+        self.other_tiles = other_tiles
+        self.round_wind = round_wind
+        self.rotate_dealer = rotate_dealer
 
-@dataclass
-class Play:
+
+class Play(Record):
+    FIELDS = ("chow", "kongs", "discard_win", "after_win", "max_winners", "missing_suit")
+
     chow: str
     kongs: dict[str, bool]
     discard_win: str
@@ -45,9 +55,19 @@ class Play:
     max_winners: int
     missing_suit: dict[str, Any] | None
 
+    def __init__(self, chow: str, kongs: dict[str, bool], discard_win: str, after_win: str, max_winners: int,
+                 missing_suit: dict[str, Any] | None) -> None:
+        self.chow = chow
+        self.kongs = kongs
+        self.discard_win = discard_win
+        self.after_win = after_win
+        self.max_winners = max_winners
+        self.missing_suit = missing_suit
 
-@dataclass
-class Scoring:
+
+class Scoring(Record):
+    FIELDS = ("unit", "minimum", "cap", "shapes", "valid_when", "definitions", "table", "principles")
+
     unit: str
     minimum: int
     cap: int | None
@@ -57,9 +77,24 @@ class Scoring:
     table: PatternTable
     principles: dict[str, Any]
 
+    def __init__(self, unit: str, minimum: int, cap: int | None, shapes: tuple[ShapeSpec, ...],
+                 valid_when: list[tuple[Compiled, str]], definitions: dict[str, str], table: PatternTable,
+                 principles: dict[str, Any]) -> None:
+        self.unit = unit
+        self.minimum = minimum
+        self.cap = cap
+        self.shapes = shapes
+        self.valid_when = valid_when
+        self.definitions = definitions
+        self.table = table
+        self.principles = principles
 
-@dataclass
-class CompiledVariant:
+
+class CompiledVariant(Record):
+    FIELDS = ("id", "name", "title", "family", "summary", "path", "digest", "tiles", "table", "play", "scoring",
+              "settlement", "data")
+    HIDDEN = ("data",)
+
     id: str
     name: str
     title: str
@@ -72,7 +107,24 @@ class CompiledVariant:
     play: Play
     scoring: Scoring
     settlement: Settlement
-    data: dict[str, Any] = field(repr=False)
+    data: dict[str, Any]
+
+    def __init__(self, id: str, name: str, title: str, family: str, summary: str, path: str, digest: str,
+                 tiles: TileSet, table: Table, play: Play, scoring: Scoring, settlement: Settlement,
+                 data: dict[str, Any]) -> None:
+        self.id = id
+        self.name = name
+        self.title = title
+        self.family = family
+        self.summary = summary
+        self.path = path
+        self.digest = digest
+        self.tiles = tiles
+        self.table = table
+        self.play = play
+        self.scoring = scoring
+        self.settlement = settlement
+        self.data = data
 
     @cached_property
     def scorer(self) -> Any:

@@ -9,7 +9,6 @@ same whichever way the Hand was built.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -31,8 +30,8 @@ FACTS = [name for name in HandContext.__slots__[:HandContext.__slots__.index("sh
 
 
 def _rebuilt(hand: Hand) -> Hand:
-    """The same Hand built through the dataclass, without the carried copies."""
-    again = Hand(**{f.name: getattr(hand, f.name) for f in dataclasses.fields(Hand)})
+    """The same Hand built through its constructor, without the carried copies."""
+    again = Hand(**{name: getattr(hand, name) for name in Hand.FIELDS})
     assert again._copies is None and again == hand
     return again
 

@@ -18,7 +18,6 @@ are not checked; every other string literal and every identifier is:
 from __future__ import annotations
 
 import ast
-import dataclasses
 import re
 from pathlib import Path
 from typing import Any, Iterator
@@ -69,7 +68,7 @@ def engine_vocabulary() -> set[str]:
     for table in (PATTERN_NAMES, TILE_ATTRS, GROUP_ATTRS, PLAYER_ATTRS, FUNCTIONS, WIN_NAMES):
         words |= set(table)
     words |= set(SHAPE_KINDS) | set(GROUP_KINDS) | set(MELD_KINDS) | set(PAYERS)
-    words |= {f.name for f in dataclasses.fields(Hand)}
+    words |= set(Hand.FIELDS)
     words |= set(_schema_words(schema.schema()))
     return {w.lower() for w in words}
 

@@ -9,6 +9,7 @@ one, and exits 0: a batch never stops on one bad request.
 from __future__ import annotations
 
 import argparse
+import gc
 import io
 import json
 import sys
@@ -81,6 +82,9 @@ def run(args: argparse.Namespace) -> int:
         if args.hand:
             print("error: --jsonl reads hands from standard input; give no HAND argument", file=sys.stderr)
             return 2
+        # What is loaded now lives as long as the batch: the collector need not walk it
+        # again each time the tables the batch fills trigger a collection (nor at exit).
+        gc.freeze()
         return jsonl(variant, sys.stdin.buffer, sys.stdout)
     if not args.hand:
         print("error: give a HAND (e.g. \"123m 456m 789m 123p 5p +5p\") or --jsonl", file=sys.stderr)
