@@ -52,8 +52,6 @@ CACHE_SIZE = 1 << 15
 
 
 class ShapeSpec(FrozenRecord):
-    FIELDS = ("id", "kind", "sets", "quads_as_two_pairs", "tiles", "max_melds", "concealed_only")
-
     id: str
     kind: str
     sets: int

@@ -10,8 +10,6 @@ from .records import FrozenRecord
 class Problem(FrozenRecord):
     """One problem in a variant file: where (file, 1-based line and column) and what."""
 
-    FIELDS = ("file", "line", "column", "message")
-
     file: str
     line: int
     column: int

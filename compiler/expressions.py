@@ -27,8 +27,6 @@ from .tiles import CODES, TileError, kind_of
 
 
 class Type(FrozenRecord):
-    FIELDS = ("name", "item")
-
     name: str
     item: "Type | None"
 
@@ -139,8 +137,6 @@ ATTRS = {TILE: TILE_ATTRS, GROUP: GROUP_ATTRS, PLAYER: PLAYER_ATTRS}
 
 class Function(FrozenRecord):
     """A built-in function: ``check`` maps argument types to the result type (or raises)."""
-
-    FIELDS = ("name", "check", "impl", "doc")
 
     name: str
     check: Callable[[list[Type]], Type]
@@ -345,8 +341,6 @@ def parse(text: str) -> Tree:
 
 class Env(FrozenRecord):
     """The names an expression may use: name -> (type, Python source that reads it)."""
-
-    FIELDS = ("names",)
 
     names: dict[str, tuple[Type, str]]
 
@@ -840,8 +834,6 @@ def _group_count_matcher(tree: Tree, env: Env, consts: dict[str, Any]) -> tuple[
 class Recipe(FrozenRecord):
     """A checked expression before Python compiles it: plain data (text, type, generated
     source), so a compiled variant can be cached on disk and rebuilt without parsing."""
-
-    FIELDS = ("text", "type", "source", "consts", "matcher", "arity")
 
     text: str
     type: Type

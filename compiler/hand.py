@@ -36,8 +36,6 @@ class HandError(ValueError):
 class Meld(FrozenRecord):
     """A declared set. Chows and pungs are exposed; a kong may be concealed."""
 
-    FIELDS = ("kind", "tiles", "concealed")
-
     kind: str
     tiles: tuple[int, ...]
     concealed: bool
@@ -57,8 +55,9 @@ class Meld(FrozenRecord):
 
 
 class Hand(FrozenRecord):
-    FIELDS = ("concealed", "melds", "win_tile", "flowers", "self_drawn", "seat_wind", "round_wind",
-              "last_tile_of_kind", "kong_replacement", "robbing_kong", "last_wall_tile", "missing_suit", "extra")
+    """What is scored: the concealed tiles, the declared sets, the winning tile, the flowers
+    and the win context. ``extra`` (fields a request adds) is not compared."""
+
     COMPARED = ("concealed", "melds", "win_tile", "flowers", "self_drawn", "seat_wind", "round_wind",
                 "last_tile_of_kind", "kong_replacement", "robbing_kong", "last_wall_tile", "missing_suit")
 

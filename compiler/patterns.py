@@ -53,9 +53,6 @@ PRINCIPLES = ("account_once", "non_identical", "prefer")
 
 
 class Pattern(Record):
-    FIELDS = ("id", "name", "description", "value", "index", "when", "count", "shapes", "excludes", "replaces",
-              "limit", "fallback", "toward_minimum", "combination")
-
     id: str
     name: str
     description: str
@@ -154,8 +151,6 @@ class Evaluation:
 
 class Principles(FrozenRecord):
     """``scoring.principles`` of a variant file (see the schema's descriptions)."""
-
-    FIELDS = ("account_once", "non_identical", "prefer")
 
     account_once: bool
     non_identical: bool

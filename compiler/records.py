@@ -3,10 +3,10 @@
 ``dataclasses`` writes each class's methods as Python source and compiles them when the
 class is created: for the compiler's two dozen records that was some 15 ms of every
 process start, plus 6 ms to import it (and ``inspect``), paid in full by a one-hand
-``cardavia score``. A record here names its fields in ``FIELDS`` and writes its own
-``__init__`` (plain and fast); :class:`Record` gives it equality and a repr over those
-fields, :class:`FrozenRecord` a hash as well and no assignment after ``__init__``
-(which sets its fields with ``object.__setattr__``, or in ``__dict__``).
+``cardavia score``. A record here annotates its fields in its class body, as a dataclass
+does, and writes its own ``__init__`` (plain and fast); :class:`Record` gives it equality
+and a repr over those fields, :class:`FrozenRecord` a hash as well and no assignment after
+``__init__`` (which sets its fields in ``vars(self)``).
 """
 
 from __future__ import annotations
@@ -15,10 +15,11 @@ from typing import Any, ClassVar
 
 
 class Record:
-    """Equality and repr over ``FIELDS``, in that order, as a dataclass has them.
+    """Equality and repr over the fields, in the order the class body annotates them.
 
-    ``COMPARED`` (default: every field) are the fields equality and hashing read, and
-    ``HIDDEN`` the fields the repr leaves out. A mutable record is not hashable."""
+    ``FIELDS`` lists them (worked out when the class is created); ``COMPARED`` (default:
+    every field) are those equality and hashing read, and ``HIDDEN`` those the repr
+    leaves out. A mutable record is not hashable."""
 
     FIELDS: ClassVar[tuple[str, ...]] = ()
     COMPARED: ClassVar[tuple[str, ...]] = ()
@@ -26,6 +27,8 @@ class Record:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("__annotations__", {})
+        cls.FIELDS = tuple(name for name, note in own.items() if not str(note).startswith("ClassVar"))
         if "COMPARED" not in cls.__dict__:
             cls.COMPARED = cls.FIELDS
 

@@ -25,8 +25,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 class ScoreResult(Record):
-    FIELDS = ("valid", "total", "fans", "uncapped", "minimum_points", "arrangement", "shape", "reason")
-
     valid: bool
     total: int
     fans: list[Fan]

@@ -27,8 +27,6 @@ WIN_NAMES = {"total": INT, "base": INT, "self_drawn": BOOL, "robbing_kong": BOOL
 
 
 class WinRule(Record):
-    FIELDS = ("when", "payer", "amount", "reason")
-
     when: Compiled | None
     payer: str
     amount: Compiled
@@ -42,8 +40,6 @@ class WinRule(Record):
 
 
 class KongRule(Record):
-    FIELDS = ("kong", "payer", "amount", "reason")
-
     kong: str
     payer: str
     amount: Compiled
@@ -57,8 +53,6 @@ class KongRule(Record):
 
 
 class RefundRule(Record):
-    FIELDS = ("who", "reason")
-
     who: Compiled
     reason: str
 
@@ -68,8 +62,6 @@ class RefundRule(Record):
 
 
 class PairRule(Record):
-    FIELDS = ("payer", "payee", "amount", "reason")
-
     payer: Compiled
     payee: Compiled
     amount: Compiled
@@ -83,8 +75,6 @@ class PairRule(Record):
 
 
 class Settlement(Record):
-    FIELDS = ("base", "ready_value", "win", "kongs", "exhausted")
-
     base: Compiled
     ready_value: Compiled
     win: list[WinRule]

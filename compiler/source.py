@@ -20,8 +20,6 @@ Path_ = tuple[Any, ...]
 
 
 class Mark(FrozenRecord):
-    FIELDS = ("line", "column", "style", "start", "end")
-
     line: int  # 1-based
     column: int  # 1-based
     style: str | None  # YAML scalar style: None (plain), "'", '"', "|", ">"
@@ -81,8 +79,6 @@ def align_scalar(raw: str, value: str, style: str | None) -> list[int]:
 
 class Source(Record):
     """A parsed YAML document with the position of every node."""
-
-    FIELDS = ("file", "data", "marks", "text", "problems")
 
     file: str
     data: Any

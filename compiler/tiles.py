@@ -159,8 +159,6 @@ TILE_GROUPS: dict[str, tuple[int, ...]] = {
 class TileSet(FrozenRecord):
     """The physical tiles of a variant: ``kinds[id]`` is the kind of physical tile ``id``."""
 
-    FIELDS = ("kinds",)
-
     kinds: tuple[int, ...]
 
     def __init__(self, kinds: tuple[int, ...]) -> None:

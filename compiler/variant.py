@@ -28,8 +28,6 @@ COMPILER_VERSION = "1"
 
 
 class Table(Record):
-    FIELDS = ("players", "dealer_tiles", "other_tiles", "round_wind", "rotate_dealer")
-
     players: int
     dealer_tiles: int
     other_tiles: int
@@ -46,8 +44,6 @@ class Table(Record):
 
 
 class Play(Record):
-    FIELDS = ("chow", "kongs", "discard_win", "after_win", "max_winners", "missing_suit")
-
     chow: str
     kongs: dict[str, bool]
     discard_win: str
@@ -66,8 +62,6 @@ class Play(Record):
 
 
 class Scoring(Record):
-    FIELDS = ("unit", "minimum", "cap", "shapes", "valid_when", "definitions", "table", "principles")
-
     unit: str
     minimum: int
     cap: int | None
@@ -91,8 +85,6 @@ class Scoring(Record):
 
 
 class CompiledVariant(Record):
-    FIELDS = ("id", "name", "title", "family", "summary", "path", "digest", "tiles", "table", "play", "scoring",
-              "settlement", "data")
     HIDDEN = ("data",)
 
     id: str
