@@ -1161,21 +1161,35 @@ def _wait_bounds(shape: ShapeSpec) -> tuple[int, int, int]:
     return 1 << 30, 0, 34
 
 
-Plan = tuple[tuple[ShapeSpec, bool, int, int, int], ...]
+#: For each number of declared sets (0-4) and of kinds held (0-34): the shapes that may
+#: have a wait, each with whether it is the standard one (the bounds already applied).
+Plan = list[list[tuple[tuple[ShapeSpec, bool], ...]]]
 #: id of a tuple of shapes -> (that tuple, its plan). Keyed by identity (hashing shape
 #: specs is slow): the entry holds the tuple, so its id is not reused while stored.
 _PLANS: dict[int, tuple[Sequence[ShapeSpec], Plan]] = {}
 
 
 def _wait_plan(shapes: Sequence[ShapeSpec]) -> Plan:
-    """Each shape with whether it is the standard one and its wait bounds; one entry per
+    """The shapes worth trying for a wait, by declared sets and kinds held; one entry per
     tuple of shapes (a variant's), a few in practice and at most 64."""
     got = _PLANS.get(id(shapes))
     if got is None or got[0] is not shapes:
         if len(_PLANS) >= 64:
             _PLANS.clear()
-        got = _PLANS[id(shapes)] = (shapes, tuple((s, s.kind == "sets_and_pair", *_wait_bounds(s)) for s in shapes))
+        got = _PLANS[id(shapes)] = (shapes, [[_worth_trying(shapes, melds, kinds) for kinds in range(35)]
+                                             for melds in range(5)])
     return got[1]
+
+
+def _worth_trying(shapes: Sequence[ShapeSpec], melds: int, kinds: int) -> tuple[tuple[ShapeSpec, bool], ...]:
+    """The shapes that may have a wait with ``melds`` declared sets and ``kinds`` kinds
+    held, in order, each with whether it is the standard one."""
+    out = []
+    for shape in shapes:
+        most_melds, fewest, most = _wait_bounds(shape)
+        if melds <= most_melds and fewest <= kinds <= most:
+            out.append((shape, shape.kind == "sets_and_pair"))
+    return tuple(out)
 
 
 def held_wait_mask(held: Sequence[int], held_mask: int, melds: int, shapes: Sequence[ShapeSpec],
@@ -1189,10 +1203,12 @@ def held_wait_mask(held: Sequence[int], held_mask: int, melds: int, shapes: Sequ
     if held_size is None:
         held_size = sum(held[:34]) - (extra >= 0)
     kinds = held_mask.bit_count()
+    try:
+        worth = _wait_plan(shapes)[melds][kinds]
+    except IndexError:  # more declared sets than a hand of 14 tiles holds
+        worth = _worth_trying(shapes, melds, kinds)
     out = 0
-    for shape, standard, most_melds, fewest, most in _wait_plan(shapes):
-        if melds > most_melds or not fewest <= kinds <= most:
-            continue
+    for shape, standard in worth:
         if standard:
             if keys is None:
                 if extra >= 0:

@@ -61,6 +61,7 @@ class Scorer:
         self.has_bonus = has_bonus
         self.copies = copies
         self.table.configure(scoring.principles)
+        self._scorers = self.table.scorers  # shape -> its generated scorer, filled on first use
         self._unplayable = ~sum(1 << k for k in playable)
         counted = {copies[k] for k in playable}
         # One number of copies for every playable kind: the tile check is one addition on
@@ -131,8 +132,8 @@ class Scorer:
         scoring = self.scoring
         if len(arrs) == 1 and not scoring.valid_when:  # the common case: nothing to choose
             best_arr = arrs[0]
-            facts._arrange(best_arr)  # what arrange does, without its call
-            best = self.table.evaluate(facts)
+            facts._arrange(best_arr)  # what arrange does, without its call; then table.evaluate's look-up
+            best = (self._scorers.get(best_arr.shape) or self.table.scorer(best_arr.shape))(facts)
         else:
             best, best_arr, rejected = self._best(facts, arrs)
             if best is None or best_arr is None:
