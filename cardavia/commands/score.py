@@ -83,9 +83,12 @@ def run(args: argparse.Namespace) -> int:
             print("error: --jsonl reads hands from standard input; give no HAND argument", file=sys.stderr)
             return 2
         # What is loaded now lives as long as the batch: the collector need not walk it
-        # again each time the tables the batch fills trigger a collection (nor at exit).
+        # again each time the tables the batch fills trigger a collection. What the batch
+        # built lives until the process ends: the collection at exit need not walk it.
         gc.freeze()
-        return jsonl(variant, sys.stdin.buffer, sys.stdout)
+        status = jsonl(variant, sys.stdin.buffer, sys.stdout)
+        gc.freeze()
+        return status
     if not args.hand:
         print("error: give a HAND (e.g. \"123m 456m 789m 123p 5p +5p\") or --jsonl", file=sys.stderr)
         return 2
