@@ -337,7 +337,7 @@ class SuitTable:
         self.pairs: tuple[int, ...] = (int(pair),) * len(splits)  # the number of pairs of each split
         # The only split, with where its pair is (-1: none), or None when there are several or none.
         self.one: tuple[tuple[Group, ...], int] | None = None
-        # The places of a winning tile in the only split, by 2 * tile + self-drawn (_split_places).
+        # The places of a winning tile in the only split, by 2 * tile + self-drawn (_places).
         self.placed: dict[int, tuple[tuple[int, int, str, Group], ...]] = {}
         if len(splits) == 1:
             self.one = (splits[0], next((j for j, g in enumerate(splits[0]) if g.pair), -1))
@@ -620,15 +620,16 @@ def _placement(g: Group, win: int) -> Placement | None:
             make_group(g.kind, first, True, False, True))
 
 
-def _place_win(shape: ShapeSpec, raw: Sequence[Group], hand: Hand, declared: list[Group],
-               fixed_wait: str | None = None) -> list[Arrangement]:
-    """One arrangement per distinct group of ``raw`` (plain concealed groups) that can hold
-    the winning tile: edge, closed, side, single, pung, then others; equal ones in order."""
-    win = hand.win_tile
+def _places(groups: Sequence[Group], win: int, self_drawn: bool,
+            fixed_wait: str | None = None) -> list[tuple[int, int, str, Group]]:
+    """The places of the winning tile among ``groups`` (plain concealed groups), equal groups
+    once, in the order they are tried: edge, closed, side, single, pung, then others, equal
+    ones by place: (placement order, index in ``groups``, wait, the group holding it).
+    ``fixed_wait``: the wait of every set or pair holding it (special shapes)."""
     places: list[tuple[int, int, str, Group]] = []
     seen: list[Group] = []
-    concealed = 3 if hand.self_drawn else 2
-    for idx, g in enumerate(raw):
+    concealed = 3 if self_drawn else 2
+    for idx, g in enumerate(groups):
         if not 0 <= win - g.first <= 6:  # no group spans more than seven kinds
             continue
         p = _PLACES.get((g, win), _UNSEEN)
@@ -643,10 +644,16 @@ def _place_win(shape: ShapeSpec, raw: Sequence[Group], hand: Hand, declared: lis
             places.append((p[0], idx, p[1], p[concealed]))
     if len(places) > 1:
         places.sort()  # by order, then place (never further: places differ)
+    return places
+
+
+def _place_win(shape: ShapeSpec, raw: Sequence[Group], hand: Hand, declared: list[Group],
+               fixed_wait: str | None = None) -> list[Arrangement]:
+    """One arrangement per place of the winning tile among ``raw`` (:func:`_places`)."""
     shape_id = shape.id
     shape_kind = shape.kind
     out = []
-    for _, idx, wait, win_group in places:
+    for _, idx, wait, win_group in _places(raw, hand.win_tile, hand.self_drawn, fixed_wait):
         groups = list(raw)
         groups[idx] = win_group
         if declared:
@@ -691,23 +698,6 @@ class _Prepared:
 _NO_ARRANGEMENTS: list[Arrangement] = []
 
 
-def _split_places(split: tuple[Group, ...], win: int, self_drawn: bool) -> tuple[tuple[int, int, str, Group], ...]:
-    """The places of the winning tile in one suit's split, in the order :func:`_place_win`
-    tries them (equal groups once): (placement order, index in the split, wait, the group
-    holding it)."""
-    places = []
-    seen: list[Group] = []
-    concealed = 3 if self_drawn else 2
-    for idx, g in enumerate(split):
-        p = _placement(g, win)
-        if p is None or g in seen:
-            continue
-        seen.append(g)
-        places.append((p[0], idx, p[1], p[concealed]))
-    places.sort()
-    return tuple(places)
-
-
 def _sets_and_pair(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> list[Arrangement]:
     need = shape.sets - len(hand.melds)
     if need < 0 or prep._size != 3 * need + 2:
@@ -747,7 +737,7 @@ def _sets_and_pair(shape: ShapeSpec, hand: Hand, prep: _Prepared) -> list[Arrang
         self_drawn = hand.self_drawn
         places = win_table.placed.get(2 * win + self_drawn)
         if places is None:
-            places = win_table.placed[2 * win + self_drawn] = _split_places(win_split, win, self_drawn)
+            places = win_table.placed[2 * win + self_drawn] = tuple(_places(win_split, win, self_drawn))
         declared = prep.declared
         shape_id = shape.id
         shape_kind = shape.kind

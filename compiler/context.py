@@ -65,7 +65,6 @@ TILE_LIST_MASKS.update({"c.tiles": "c._tiles_mask", "c.concealed_tiles": "c._con
 # to_bytes gives them: generated code only indexes them and counts a value in them.)
 TILE_LIST_COUNTS.update({"c.tiles": "c._tiles_counts", "c.concealed_tiles": "c._concealed_counts",
                          "F_tiles_of(c.declared)": "c._declared_counts"})
-_SUIT_MASKS = (("m", 0x1FF), ("p", 0x1FF << 9), ("s", 0x1FF << 18))
 
 
 class _NoGroup:

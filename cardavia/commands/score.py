@@ -203,7 +203,8 @@ def jsonl(variant: Any, source: IO[bytes], out: IO[str]) -> int:
                 answers.append(_error(f"line {number}: not UTF-8 text (byte {exc.start + 1})"))
                 continue
             if line and not line.isspace():  # a blank line gets no answer
-                answers.append(_answer(encode, line, number))
+                # (the fast path, when there is one, has already turned this line down)
+                answers.append(_checked_answer(encode, line, number))
         if answers:
             out.write("".join(answers))
             out.flush()
@@ -242,17 +243,25 @@ def _arrived(source: IO[bytes], size: int = 1 << 16) -> Iterator[Iterable[bytes]
 
 
 def _answer(encode: LineEncoder, line: str, number: int) -> str:
-    try:
-        if _fast_loads is not None:
-            # orjson decodes some lines differently from json (integers beyond 64 bits become
-            # floats) or not at all (NaN, lone surrogates, very deep nesting): its object is
-            # used only where from_json_fast accepts it, and json.loads decides the rest.
+    if _fast_loads is not None:
+        # orjson decodes some lines differently from json (integers beyond 64 bits become
+        # floats) or not at all (NaN, lone surrogates, very deep nesting): its object is
+        # used only where from_json_fast accepts it, and json.loads decides the rest.
+        try:
+            hand = from_json_fast(_fast_loads(line))
+        except Exception:
+            hand = None
+        if hand is not None:
             try:
-                hand = from_json_fast(_fast_loads(line))
-            except Exception:
-                hand = None
-            if hand is not None:
                 return encode(hand)
+            except Exception as exc:
+                return _failure(exc, number)
+    return _checked_answer(encode, line, number)
+
+
+def _checked_answer(encode: LineEncoder, line: str, number: int) -> str:
+    """The answer through json.loads and from_json, which say what is wrong with a request."""
+    try:
         return encode(from_json(json.loads(line)))
     except Exception as exc:
         return _failure(exc, number)
