@@ -290,10 +290,12 @@ def _from_json(obj: Any) -> Hand:
 _PLAYABLE_CODES: dict[str, int] = {code: k for code, k in KINDS.items() if not is_bonus(k)}
 _BONUS_CODES: dict[str, int] = {code: k for code, k in KINDS.items() if is_bonus(k)}
 _WIND_CODES: dict[str, int] = {letter: 27 + i for i, letter in enumerate(WIND_LETTERS)}
+_WIND_OR_EAST: dict[str | None, int] = {None: 27, **_WIND_CODES}  # an omitted or null wind is East
 _MISSING_SUITS = (None, "m", "p", "s")
 _playable = _PLAYABLE_CODES.__getitem__
 _bonus = _BONUS_CODES.__getitem__
 _new_object = object.__new__
+_set_fields = next(c.__dict__["__dict__"] for c in Hand.__mro__ if "__dict__" in c.__dict__).__set__
 
 #: Declared sets already checked, by (type, concealed flag, tiles as given), with their
 #: :func:`meld_copies`: a few hundred keys at most (bounded by the limit anyway).
@@ -317,31 +319,21 @@ def _new_meld(key: tuple[Any, ...]) -> tuple[Meld, int, int] | None:
 def from_json_fast(obj: Any) -> Hand | None:
     """The Hand of a well-formed request, or None for anything unusual (never an exception).
 
-    Tile codes looked up, checked sets reused, five copies found in one sum of copies (kept
-    on the Hand: compiler/context.py reads it instead of counting again); it returns a Hand
+    The JSON types are checked here; :func:`checked_hand` does the rest. It returns a Hand
     only where :func:`_from_json` gives the same Hand, so a caller may try it first (on any
     decoding of the request) and leave the rest to :func:`from_json`.
     """
     if type(obj) is not dict:
         return None
     get = obj.get
-    try:
-        hand_in = obj["hand"]
-        if type(hand_in) is not list:
-            return None
-        concealed = tuple(map(_playable, hand_in))
-        win = _PLAYABLE_CODES[obj["win_tile"]]
-    except (KeyError, TypeError):
+    hand_in = get("hand")
+    if type(hand_in) is not list:
         return None
-    key = BYTE_OF[win]  # the copies of every kind, 8 bits each, for the five-copies check
-    for k in concealed:
-        key += BYTE_OF[k]
     melds_in = get("melds")
     if melds_in:
         if type(melds_in) is not list:
             return None
-        out = []
-        declared = kinds = 0
+        meld_keys = []
         for m in melds_in:
             if type(m) is not dict:
                 return None
@@ -350,9 +342,58 @@ def from_json_fast(obj: Any) -> Hand | None:
                 flag = m.get("concealed", False)
                 if type(tiles) is not list or (flag is not False and flag is not True):
                     return None
-                key_in = (m["type"], flag, *tiles)
+                meld_keys.append((m["type"], flag, *tiles))
+            except KeyError:  # a missing field
+                return None
+    else:
+        meld_keys = None
+    flowers_in = get("flowers")
+    if flowers_in and type(flowers_in) is not list:
+        return None
+    self_drawn = get("self_drawn")
+    last_tile_of_kind = get("last_tile_of_kind")
+    kong_replacement = get("kong_replacement")
+    robbing_kong = get("robbing_kong")
+    last_wall_tile = get("last_wall_tile")
+    if not ((self_drawn is False or self_drawn is True or self_drawn is None)  # most often false
+            and (last_tile_of_kind is False or last_tile_of_kind is True or last_tile_of_kind is None)
+            and (kong_replacement is False or kong_replacement is True or kong_replacement is None)
+            and (robbing_kong is False or robbing_kong is True or robbing_kong is None)
+            and (last_wall_tile is False or last_wall_tile is True or last_wall_tile is None)):
+        return None
+    return checked_hand(hand_in, get("win_tile"), meld_keys, flowers_in, self_drawn, last_tile_of_kind,
+                        kong_replacement, robbing_kong, last_wall_tile, get("seat_wind"), get("round_wind"),
+                        get("missing_suit"))
+
+
+def checked_hand(hand_in: list[Any], win_in: Any, meld_keys: list[tuple[Any, ...]] | None, flowers_in: Any,
+                 self_drawn: bool | None, last_tile_of_kind: bool | None, kong_replacement: bool | None,
+                 robbing_kong: bool | None, last_wall_tile: bool | None, seat: Any, rnd: Any,
+                 missing: Any) -> Hand | None:
+    """The Hand of a request whose JSON types are right, or None where it is wrong (never
+    an exception): what :func:`from_json_fast` and compiler/fastjson.py share.
+
+    ``hand_in`` is a list; ``meld_keys`` each declared set as (type, concealed flag, *tiles
+    as given) (None or empty: none); ``flowers_in`` a list or anything false; the flags
+    True, False or None. Tile codes are looked up, checked sets reused, five copies found in
+    one sum of copies (kept on the Hand: compiler/context.py reads it instead of counting
+    again).
+    """
+    try:
+        concealed = tuple(map(_playable, hand_in))
+        win = _PLAYABLE_CODES[win_in]
+    except (KeyError, TypeError):
+        return None
+    key = BYTE_OF[win]  # the copies of every kind, 8 bits each, for the five-copies check
+    for k in concealed:
+        key += BYTE_OF[k]
+    if meld_keys:
+        out = []
+        declared = kinds = 0
+        for key_in in meld_keys:
+            try:
                 checked = _MELDS.get(key_in) or _new_meld(key_in)
-            except (KeyError, TypeError):  # a missing field, an unhashable value
+            except TypeError:  # an unhashable value
                 return None
             if checked is None:
                 return None
@@ -369,10 +410,7 @@ def from_json_fast(obj: Any) -> Hand | None:
         declared = kinds = 0
     if (key + declared + _FIVE_ADD) & _TOP_BITS:  # five copies of a kind
         return None
-    flowers_in = get("flowers")
     if flowers_in:
-        if type(flowers_in) is not list:
-            return None
         try:
             flowers = tuple(map(_bonus, flowers_in))
         except (KeyError, TypeError):
@@ -381,49 +419,25 @@ def from_json_fast(obj: Any) -> Hand | None:
             return None
     else:
         flowers = ()
-    self_drawn = get("self_drawn")
-    last_tile_of_kind = get("last_tile_of_kind")
-    kong_replacement = get("kong_replacement")
-    robbing_kong = get("robbing_kong")
-    last_wall_tile = get("last_wall_tile")
-    if not ((self_drawn is False or self_drawn is True or self_drawn is None)  # most often false
-            and (last_tile_of_kind is False or last_tile_of_kind is True or last_tile_of_kind is None)
-            and (kong_replacement is False or kong_replacement is True or kong_replacement is None)
-            and (robbing_kong is False or robbing_kong is True or robbing_kong is None)
-            and (last_wall_tile is False or last_wall_tile is True or last_wall_tile is None)):
-        return None
     if robbing_kong and (self_drawn or kong_replacement):
         return None
     if kong_replacement and not (self_drawn and any(m.kind == "kong" for m in melds)):
         return None
-    seat = get("seat_wind")
-    rnd = get("round_wind")
     try:
-        seat_wind = 27 if seat is None else _WIND_CODES[seat]
-        round_wind = 27 if rnd is None else _WIND_CODES[rnd]
+        seat_wind = _WIND_OR_EAST[seat]
+        round_wind = _WIND_OR_EAST[rnd]
     except (KeyError, TypeError):
         return None
-    missing = get("missing_suit")
     if missing is not None and (type(missing) is not str or missing not in _MISSING_SUITS):
         return None
-    # Filling the new instance's own dict (the fields in order, as Hand.__init__ does) skips
-    # the call and its keyword arguments: about twice as fast.
+    # The new instance's fields as one dict (in order, as Hand.__init__ sets them): no call
+    # with keyword arguments, and a dict of its own reads faster than a filled shared one.
     hand = _new_object(Hand)
-    fields = hand.__dict__
-    fields["concealed"] = concealed
-    fields["melds"] = melds
-    fields["win_tile"] = win
-    fields["flowers"] = flowers
-    fields["self_drawn"] = self_drawn is True
-    fields["seat_wind"] = seat_wind
-    fields["round_wind"] = round_wind
-    fields["last_tile_of_kind"] = last_tile_of_kind is True
-    fields["kong_replacement"] = kong_replacement is True
-    fields["robbing_kong"] = robbing_kong is True
-    fields["last_wall_tile"] = last_wall_tile is True
-    fields["missing_suit"] = missing
-    fields["extra"] = {}
-    fields["_copies"] = (key, declared, kinds)
+    _set_fields(hand, {"concealed": concealed, "melds": melds, "win_tile": win, "flowers": flowers,
+                       "self_drawn": self_drawn is True, "seat_wind": seat_wind, "round_wind": round_wind,
+                       "last_tile_of_kind": last_tile_of_kind is True, "kong_replacement": kong_replacement is True,
+                       "robbing_kong": robbing_kong is True, "last_wall_tile": last_wall_tile is True,
+                       "missing_suit": missing, "extra": {}, "_copies": (key, declared, kinds)})
     return hand
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -202,11 +203,9 @@ def test_from_json_fast_returns_none_where_the_checking_path_is_needed() -> None
 from cardavia.commands import score as score_command  # noqa: E402
 from compiler import load_variant  # noqa: E402
 
-try:
-    from orjson import loads as orjson_loads
-except ImportError:  # the optional decoder is not installed: its tests are skipped
-    orjson_loads = None
-needs_orjson = pytest.mark.skipif(orjson_loads is None, reason="orjson (the 'fast' extra) is not installed")
+from compiler import fastjson  # noqa: E402
+
+needs_fast_json = pytest.mark.skipif(not fastjson.AVAILABLE, reason="msgspec (the 'fast' extra) is not installed")
 
 @pytest.fixture(scope="module")
 def encoder() -> score_command.LineEncoder:
@@ -217,15 +216,16 @@ def _lines() -> list[str]:
     return [json.dumps(json.loads(line)["input"]) for line in SAMPLE.read_text(encoding="utf-8").splitlines()]
 
 
-#: Text spliced into a request line: numbers orjson reads differently from json (or not at
-#: all), duplicate keys, broken syntax, odd whitespace and characters.
+#: Text spliced into a request line: numbers, escapes and nesting the typed decoder reads
+#: differently from json (or not at all), duplicate keys, broken syntax, odd whitespace and
+#: characters.
 SPLICES = st.sampled_from([
     "18446744073709551616", "-9223372036854775809", "123456789012345678901234567890", "1e400", "-1e400",
     "NaN", "Infinity", "-Infinity", "1.0", "-0", "0.5e1", '"\\ud800"', '"\\ud83d\\ude00"', '"\\u0000"',
     '"5m"', '"1f"', "true", "false", "null", "[", "]", "{", "}", ",", ":", '"', "\\", " ", "\t", "\r", "\x0c",
     "\xa0", "\u2028", "\ufeff", "\x00", "\x1f", "é", "01", "[" * 1200, "]" * 1200,
 ])
-#: A field put first in a request (a later one of the same name wins, in json as in orjson).
+#: A field put first in a request (a later one of the same name wins, in json as in msgspec).
 FIELDS = st.sampled_from([
     '"x": 18446744073709551616, ', '"x": [1e999, NaN, "\\udc00"], ', '"x": {"a": 1, "a": [2]}, ',
     '"self_drawn": 18446744073709551616, ', '"missing_suit": -9223372036854775809, ', '"missing_suit": 1e400, ',
@@ -249,28 +249,46 @@ def request_lines(draw: st.DrawFn) -> str:
 _SAMPLE_LINES = _lines()[:200]
 
 
-@needs_orjson
-def test_the_sample_answers_the_same_with_and_without_orjson(encoder, monkeypatch: pytest.MonkeyPatch) -> None:
+def _with_and_without_fast_json(answer: Any) -> tuple[Any, Any]:
+    """``answer()`` with the typed decoder's path, then without it."""
+    saved = score_command.FAST_JSON
+    try:
+        score_command.FAST_JSON = True
+        fast = answer()
+        score_command.FAST_JSON = False
+        return fast, answer()
+    finally:
+        score_command.FAST_JSON = saved
+
+
+@needs_fast_json
+def test_the_sample_takes_the_fast_path_and_answers_the_same(encoder) -> None:
     lines = _lines()
-    monkeypatch.setattr(score_command, "_fast_loads", orjson_loads)
-    fast = [score_command._answer(encoder, line, n) for n, line in enumerate(lines, 1)]
-    monkeypatch.setattr(score_command, "_fast_loads", None)
-    assert [score_command._answer(encoder, line, n) for n, line in enumerate(lines, 1)] == fast
+    assert all(fastjson.hand_from_line(line) is not None for line in lines)
+    fast, checked = _with_and_without_fast_json(
+        lambda: [score_command._answer(encoder, line, n) for n, line in enumerate(lines, 1)])
+    assert fast == checked
 
 
-@needs_orjson
+@needs_fast_json
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(line=request_lines())
-def test_a_perturbed_line_answers_the_same_with_and_without_orjson(encoder, line: str) -> None:
-    """orjson reads some lines differently (big integers, NaN, 1e400, deep nesting): same answers."""
-    saved = score_command._fast_loads
-    try:
-        score_command._fast_loads = orjson_loads
-        fast = score_command._answer(encoder, line, 7)
-        score_command._fast_loads = None
-        assert score_command._answer(encoder, line, 7) == fast, line
-    finally:
-        score_command._fast_loads = saved
+def test_a_perturbed_line_answers_the_same_with_and_without_the_fast_path(encoder, line: str) -> None:
+    """msgspec reads some lines differently (NaN, lone surrogates, deep nesting): same answers."""
+    fast, checked = _with_and_without_fast_json(lambda: score_command._answer(encoder, line, 7))
+    assert fast == checked, line
+
+
+@needs_fast_json
+@pytest.mark.parametrize("depth", [20, 400, 480, 900, 990, 1010])
+def test_deep_nesting_in_an_unknown_field_answers_the_same(encoder, depth: int) -> None:
+    """json.loads stops at the recursion limit, msgspec a little deeper: a line the two
+    would read differently is left to json.loads."""
+    line = _SAMPLE_LINES[0][:-1] + ', "x": ' + "[" * depth + "]" * depth + "}"
+    fast, checked = _with_and_without_fast_json(lambda: score_command._answer(encoder, line, 1))
+    assert fast == checked
+    if depth <= 400 or depth > sys.getrecursionlimit():  # (in between, it depends on the stack's depth)
+        assert ("error" in checked) == (depth > 400)
 
 
 class _Trickle(io.RawIOBase):
@@ -325,28 +343,29 @@ def request_bytes(draw: st.DrawFn) -> bytes:
     return line
 
 
-@needs_orjson
+@needs_fast_json
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(lines=st.lists(st.one_of(request_bytes(), st.sampled_from([b"", b" ", b"\xc2\xa0", b"\x1c"])),
                       min_size=1, max_size=6))
-def test_a_batch_answers_the_same_with_and_without_orjson(lines: list[bytes]) -> None:
-    """The loop hands orjson the bytes of a line, not its decoded text: same answers, bad
-    UTF-8, BOMs and blank lines included, as the path that decodes first."""
+def test_a_batch_answers_the_same_with_and_without_the_fast_path(lines: list[bytes]) -> None:
+    """The loop hands msgspec the bytes of a line, not its decoded text: same answers, bad
+    UTF-8 (msgspec does not check what it skips), BOMs and blank lines included, as the
+    path that decodes first."""
     data = b"\n".join(lines) + b"\n"
-    saved = score_command._fast_loads
-    try:
-        score_command._fast_loads = orjson_loads
-        fast = _batch(io.BytesIO(data))
-        score_command._fast_loads = None
-        assert _batch(io.BytesIO(data)) == fast, data
-    finally:
-        score_command._fast_loads = saved
+    fast, checked = _with_and_without_fast_json(lambda: _batch(io.BytesIO(data)))
+    assert fast == checked, data
 
 
-@needs_orjson
-def test_the_sample_batch_answers_the_same_with_and_without_orjson(monkeypatch: pytest.MonkeyPatch) -> None:
+@needs_fast_json
+def test_bad_utf8_in_an_unknown_field_is_reported(encoder) -> None:
+    line = _SAMPLE_LINES[0][:-1].encode() + b', "note": "\xff"}\n'
+    fast, checked = _with_and_without_fast_json(lambda: _batch(io.BytesIO(line)))
+    assert fast == checked == _batch(io.BytesIO(line))
+    assert "not UTF-8" in fast
+
+
+@needs_fast_json
+def test_the_sample_batch_answers_the_same_with_and_without_the_fast_path() -> None:
     data = ("\n".join(_lines()) + "\n").encode("utf-8")
-    monkeypatch.setattr(score_command, "_fast_loads", orjson_loads)
-    fast = _batch(io.BytesIO(data))
-    monkeypatch.setattr(score_command, "_fast_loads", None)
-    assert _batch(io.BytesIO(data)) == fast
+    fast, checked = _with_and_without_fast_json(lambda: _batch(io.BytesIO(data)))
+    assert fast == checked

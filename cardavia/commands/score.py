@@ -13,10 +13,11 @@ import gc
 import io
 import json
 import sys
-from typing import IO, Any, Callable, Iterable, Iterator
+from typing import IO, Any, Iterable, Iterator
 
 from compiler import HandError, VariantError, from_json, load_variant, parse_notation
-from compiler.hand import Hand, from_json_fast
+from compiler.fastjson import AVAILABLE as FAST_JSON, hand_from_line
+from compiler.hand import Hand
 from compiler.tiles import WIND_LETTERS, TileError
 from cardavia.commands import print_problems
 
@@ -177,20 +178,16 @@ def jsonl(variant: Any, source: IO[bytes], out: IO[str]) -> int:
     and a batch does not pay one write and flush per line.
     """
     encode = LineEncoder(variant)
-    fast_loads = _fast_loads
+    fast_hand = hand_from_line if FAST_JSON else None
     number = 0
     for lines in _arrived(source):
         answers = []
         for raw in lines:
             number += 1
-            if fast_loads is not None:
-                # orjson reads the bytes as they came (it rejects whatever is not UTF-8, as
-                # decoding does): a request it and from_json_fast accept is answered here;
-                # any other line takes the path below, which explains what is wrong.
-                try:
-                    hand = from_json_fast(fast_loads(raw))
-                except Exception:
-                    hand = None
+            if fast_hand is not None:
+                # A request read straight from the bytes (compiler/fastjson.py) is answered
+                # here; any other line takes the path below, which explains what is wrong.
+                hand = fast_hand(raw)
                 if hand is not None:
                     try:
                         answers.append(encode(hand))
@@ -243,19 +240,13 @@ def _arrived(source: IO[bytes], size: int = 1 << 16) -> Iterator[Iterable[bytes]
 
 
 def _answer(encode: LineEncoder, line: str, number: int) -> str:
-    if _fast_loads is not None:
-        # orjson decodes some lines differently from json (integers beyond 64 bits become
-        # floats) or not at all (NaN, lone surrogates, very deep nesting): its object is
-        # used only where from_json_fast accepts it, and json.loads decides the rest.
+    """The answer to one line, as the batch loop gives it."""
+    hand = hand_from_line(line) if FAST_JSON else None
+    if hand is not None:
         try:
-            hand = from_json_fast(_fast_loads(line))
-        except Exception:
-            hand = None
-        if hand is not None:
-            try:
-                return encode(hand)
-            except Exception as exc:
-                return _failure(exc, number)
+            return encode(hand)
+        except Exception as exc:
+            return _failure(exc, number)
     return _checked_answer(encode, line, number)
 
 
@@ -277,14 +268,6 @@ def _failure(exc: Exception, number: int) -> str:
         return _error(f"line {number}: the request nests too deeply")
     # an engine bug answers this line and the batch goes on
     return _error(f"line {number}: internal error: {type(exc).__name__}: {exc}")
-
-
-#: An optional faster JSON decoder (the ``fast`` extra); the standard one without it.
-_fast_loads: Callable[[str | bytes], Any] | None
-try:
-    from orjson import loads as _fast_loads
-except ImportError:  # pragma: no cover - depends on the environment
-    _fast_loads = None
 
 
 def _error(message: str) -> str:

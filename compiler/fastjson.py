@@ -1,0 +1,76 @@
+"""Scoring requests read straight from a JSON line into typed fields, with msgspec.
+
+msgspec (the optional ``fast`` extra) decodes a line into the request's fields and checks
+their JSON types as it goes, in C: what is left for Python is what
+:func:`compiler.hand.checked_hand` does with the values. That is about a fifth of the
+work of decoding to a dict and checking every value's type in Python
+(:func:`compiler.hand.from_json_fast`).
+
+:func:`hand_from_line` answers only what it can answer exactly as ``json.loads`` +
+:func:`compiler.hand.from_json` would; for anything else it gives None and the caller
+takes that path, which also explains what is wrong.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, Callable
+
+from .hand import Hand, checked_hand
+
+#: The longest line tried here. json.loads stops at the interpreter's recursion limit
+#: where msgspec reads deeper: a line shorter than the limit nests less than half as deep,
+#: so both read it. (Real requests are well under 1,000 bytes.)
+LONGEST = sys.getrecursionlimit()
+
+_decode: Callable[[bytes | str], Any] | None
+try:
+    import msgspec
+except ImportError:  # pragma: no cover - depends on the environment
+    _decode = None
+else:
+    # Stricter than the contract where that is cheaper (a wrong type only sends the line
+    # down the other path); the values themselves are checked by checked_hand.
+    class _Meld(msgspec.Struct, gc=False):
+        type: str
+        tiles: list[str]
+        concealed: bool = False
+
+    class _Request(msgspec.Struct, gc=False):
+        """A request's fields as contracts.md gives them; unknown fields are skipped."""
+
+        hand: list[str]
+        win_tile: str
+        melds: list[_Meld] | None = None
+        flowers: list[str] | None = None
+        self_drawn: bool | None = None
+        seat_wind: str | None = None
+        round_wind: str | None = None
+        last_tile_of_kind: bool | None = None
+        kong_replacement: bool | None = None
+        robbing_kong: bool | None = None
+        last_wall_tile: bool | None = None
+        missing_suit: str | None = None
+
+    _decode = msgspec.json.Decoder(_Request).decode
+
+#: Whether the decoder is installed (without it, :func:`hand_from_line` always gives None).
+AVAILABLE = _decode is not None
+
+
+def hand_from_line(line: bytes | str) -> Hand | None:
+    """The Hand of a well-formed request line, or None (never an exception).
+
+    Only ASCII lines are read here: msgspec does not check the UTF-8 of what it skips (an
+    unknown field), where decoding the line first would stop.
+    """
+    if _decode is None or len(line) >= LONGEST or not line.isascii():
+        return None
+    try:
+        r = _decode(line)
+    except Exception:  # not JSON, a type that is not the request's, nested too deep
+        return None
+    melds = r.melds
+    return checked_hand(r.hand, r.win_tile, [(m.type, m.concealed, *m.tiles) for m in melds] if melds else None,
+                        r.flowers, r.self_drawn, r.last_tile_of_kind, r.kong_replacement, r.robbing_kong,
+                        r.last_wall_tile, r.seat_wind, r.round_wind, r.missing_suit)
