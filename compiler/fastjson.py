@@ -14,9 +14,10 @@ takes that path, which also explains what is wrong.
 from __future__ import annotations
 
 import sys
-from typing import Any, Callable
+from typing import Any, Callable, Literal
 
-from .hand import Hand, checked_hand
+from .hand import MELD_KINDS, Hand, checked_hand
+from .tiles import KINDS, WIND_LETTERS, is_bonus
 
 #: The longest line tried here. json.loads stops at the interpreter's recursion limit
 #: where msgspec reads deeper: a line shorter than the limit nests less than half as deep,
@@ -29,28 +30,35 @@ try:
 except ImportError:  # pragma: no cover - depends on the environment
     _decode = None
 else:
-    # Stricter than the contract where that is cheaper (a wrong type only sends the line
-    # down the other path); the values themselves are checked by checked_hand.
+    # The values a field may take, where the contract lists them: msgspec hands out these
+    # very strings (their hash already known) without making new ones. Anything else
+    # sends the line down the other path, which says what is wrong.
+    _Tile = Literal[tuple(code for code, k in KINDS.items() if not is_bonus(k))]  # type: ignore[valid-type]
+    _Bonus = Literal[tuple(code for code, k in KINDS.items() if is_bonus(k))]  # type: ignore[valid-type]
+    _Wind = Literal[tuple(WIND_LETTERS)]  # type: ignore[valid-type]
+    _SetType = Literal[MELD_KINDS]  # type: ignore[valid-type]
+    _Suit = Literal["m", "p", "s"]
+
     class _Meld(msgspec.Struct, gc=False):
-        type: str
-        tiles: list[str]
+        type: _SetType
+        tiles: list[_Tile]
         concealed: bool = False
 
     class _Request(msgspec.Struct, gc=False):
         """A request's fields as contracts.md gives them; unknown fields are skipped."""
 
-        hand: list[str]
-        win_tile: str
+        hand: list[_Tile]
+        win_tile: _Tile
         melds: list[_Meld] | None = None
-        flowers: list[str] | None = None
+        flowers: list[_Bonus] | None = None
         self_drawn: bool | None = None
-        seat_wind: str | None = None
-        round_wind: str | None = None
+        seat_wind: _Wind | None = None
+        round_wind: _Wind | None = None
         last_tile_of_kind: bool | None = None
         kong_replacement: bool | None = None
         robbing_kong: bool | None = None
         last_wall_tile: bool | None = None
-        missing_suit: str | None = None
+        missing_suit: _Suit | None = None
 
     _decode = msgspec.json.Decoder(_Request).decode
 
