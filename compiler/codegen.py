@@ -39,7 +39,7 @@ from .groups import KIND_ATTRIBUTES
 
 
 def scorer_source(limits: list[tuple[int, Any]], entries: list[tuple[int, Any]], state: list[str],
-                  guards: dict[int, int], accept: Callable[..., list[str]], result: str,
+                  guards: dict[int, str], accept: Callable[..., list[str]], result: str,
                   local: frozenset[int] = frozenset()) -> dict[str, Any]:
     """The source of one Python function scoring an arrangement, ``def score(c)``, as plain
     data (``main``, and ``choosers``: the functions choosing groups for combination
@@ -51,7 +51,8 @@ def scorer_source(limits: list[tuple[int, Any]], entries: list[tuple[int, Any]],
     once (:func:`_choice_loops`); the ``state`` lines (local variables of the
     resolution); then each of ``entries`` in table order, its
     condition evaluated only when no accepted pattern excluded it (``guards[i]``: the
-    bit of ``dead`` that excludes it; absent: nothing does), its instances handed to
+    test of its exclusion bit, ``dead<w> & <bit>``, whose words ``state`` starts at 0;
+    absent: nothing excludes it), its instances handed to
     the lines ``accept(i, combination)`` returns (compiler/patterns.py owns what
     acceptance means; they read ``n``, or ``ch`` and ``rb`` for the choices and their
     cover bits); finally ``return <result>``. A condition that needs names of its own
@@ -75,7 +76,6 @@ def scorer_source(limits: list[tuple[int, Any]], entries: list[tuple[int, Any]],
             test = src if p.when is not None else f"({src}) > 0"
         lines.append(f"    if {test}:")
         lines.append(f"        return LIMIT(c, {i})")
-    lines.append("    dead = 0")
     lines.extend(f"    {line}" for line in state)
     loops: dict[tuple[str, int], list[tuple[int, Any]]] = {}
     choices: dict[int, tuple[str, str | None]] = {}  # position -> (its choices, their cover bits or None)
@@ -101,7 +101,7 @@ def scorer_source(limits: list[tuple[int, Any]], entries: list[tuple[int, Any]],
         if p.combination is not None and choices[i][1] != "":
             # Choices already worked out: most lists are empty, tested before the guard.
             got, bits = choices[i]  # a local name
-            lines.append(f"    if {got}:" if guard is None else f"    if {got} and not dead & {guard}:")
+            lines.append(f"    if {got}:" if guard is None else f"    if {got} and not {guard}:")
             lines.append(f"        ch = {got}")
             if bits is not None:
                 lines.append(f"        rb = {bits}")
@@ -109,7 +109,7 @@ def scorer_source(limits: list[tuple[int, Any]], entries: list[tuple[int, Any]],
             continue
         pad = "    "
         if guard is not None:
-            lines.append(f"    if not dead & {guard}:")
+            lines.append(f"    if not {guard}:")
             pad = "        "
         if p.combination is not None:  # a matcher of its own: (the list, the choices)
             lines.append(f"{pad}got = {choices[i][0]}")
@@ -423,7 +423,7 @@ def _is_cheap(src: str) -> bool:
 _SUBSCRIPT = re.compile(r"(?<=[\w\])])\[")  # an index into a list, not a list built
 
 
-_GUARD = re.compile(r"    if not dead & \d+:")
+_GUARD = re.compile(r"    if not dead\d+ & \d+:")
 
 
 def _operand(src: str) -> str:

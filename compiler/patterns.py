@@ -50,6 +50,8 @@ from .records import FrozenRecord, Record
 
 #: The keys of ``scoring.principles``.
 PRINCIPLES = ("account_once", "non_identical", "prefer")
+#: Bits per word of the generated scorers' exclusion masks: CPython's one-digit ints.
+_DEAD_WORD = 30
 
 
 class Pattern(Record):
@@ -258,8 +260,13 @@ class PatternTable:
         self._toward_minimum = [p.toward_minimum for p in patterns]
         self._effects = [bool(self._excl[i] or self._repl[i]) for i in range(len(patterns))]
         self._values = [p.value if type(p.value) is int else None for p in patterns]
-        # The bit of ``dead`` that stops each pattern some accepted instance may exclude whole.
-        self._guards = {q: 1 << q for ex in self._excl for q in ex}
+        # Each pattern some accepted instance may exclude whole has a bit in one of the
+        # words dead0, dead1, ...: numbered densely, _DEAD_WORD to a word, every mask is a
+        # one-digit int, whose & CPython works out without allocating a number.
+        targets = sorted({q for ex in self._excl for q in ex})
+        self._dead_bit = {q: (j // _DEAD_WORD, 1 << j % _DEAD_WORD) for j, q in enumerate(targets)}
+        self._dead_words = -(-len(targets) // _DEAD_WORD)
+        self._guards = {q: f"dead{w} & {bit}" for q, (w, bit) in self._dead_bit.items()}
         # Combinations some combination excludes within its cover; patterns a replacement
         # may owe instances of; a number for each combination name.
         self._scoped_targets = {q for i, ex in enumerate(self._excl) if self._combination[i] is not None
@@ -330,8 +337,8 @@ class PatternTable:
     # ---------------------------------------------------- generated scoring
     #
     # The generated scorer (compiler/codegen.py) resolves instances as it finds them, in
-    # table order, with plain local variables: ``dead`` (bit q: pattern q excluded
-    # whole), ``acc`` (accepted (position, cover, count) tuples, in table order), and
+    # table order, with plain local variables: ``dead<w>`` (a bit per pattern excluded
+    # whole, _dead_bit), ``acc`` (accepted (position, cover, count) tuples, in table order), and
     # only where the table needs them: ``W<q>`` the covers within which combination q
     # is excluded, ``D<q>`` the instances of q still owed to a replacement, ``U`` the
     # groups already in an instance of each combination (non_identical), ``A<g>`` the
@@ -340,7 +347,7 @@ class PatternTable:
 
     def _state_lines(self, entries: list[tuple[int, Pattern]]) -> list[str]:
         """The local variables the scorer of ``entries`` keeps, initialised."""
-        lines = []
+        lines = [f"dead{w} = 0" for w in range(self._dead_words)]
         mine = {i for i, _ in entries}
         for q in sorted(self._scoped_targets & mine):
             lines.append(f"W{q} = ()")
@@ -501,17 +508,17 @@ class PatternTable:
         else:
             lines = self._scored_lines(i, n)
         combination = self._combination
-        whole = 0
+        whole: dict[int, int] = {}  # word -> bits
         for q in self._excl[i]:
             scoped = mask != "0" and combination[q] is not None
             if scoped:
                 lines.append(f"W{q} += ({mask},)")
             else:
-                whole |= 1 << q
+                w, bit = self._dead_bit[q]
+                whole[w] = whole.get(w, 0) | bit
             if q < i:  # listed earlier: take back what it already has
                 lines.append(f"TAKE_BACK(acc, {q}, {mask if scoped else '0'})")
-        if whole:
-            lines.append(f"dead |= {whole}")
+        lines.extend(f"dead{w} |= {bits}" for w, bits in sorted(whole.items()))
         for q, k in self._repl[i]:
             left = f"{k} * {n}" if n != "1" else str(k)
             if q < i:
