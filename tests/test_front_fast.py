@@ -19,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from compiler import fastjson
 from compiler import hand as hand_module
 from compiler.hand import Hand, HandError, _from_json, from_json, tile_copies
 from compiler.tiles import CODES
@@ -118,6 +119,22 @@ def test_fast_path_agrees_with_the_checking_path(obj: dict[str, Any]) -> None:
     _assert_same(obj)
 
 
+@pytest.mark.skipif(not fastjson.AVAILABLE, reason="msgspec (the 'fast' extra) is not installed")
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(requests())
+def test_the_typed_decoder_agrees_with_the_checking_path(obj: dict[str, Any]) -> None:
+    """A line the typed decoder reads gives the Hand json.loads + _from_json give; a line it
+    turns down (None) is left to them."""
+    line = json.dumps(obj)
+    if fastjson.hand_from_line(line) is not None:
+        assert _outcome(lambda _: fastjson.hand_from_line(line), None) == _outcome(_from_json, obj), line
+    # A well-formed request is read straight away, unless it writes no sets or flowers as
+    # some other false value than null or [] (the checking path reads those as none).
+    if _outcome(_from_json, obj)[0] == "hand" and all(type(obj.get(f)) in (list, type(None))
+                                                     for f in ("melds", "flowers")):
+        assert fastjson.hand_from_line(line.encode()) is not None, line
+
+
 def _three_sets(first: Any) -> dict[str, Any]:
     """A well-formed request with three declared sets, the first one as given."""
     return {"hand": ["1m", "2m", "3m", "4m"], "win_tile": "4m",
@@ -202,8 +219,6 @@ def test_from_json_fast_returns_none_where_the_checking_path_is_needed() -> None
 
 from cardavia.commands import score as score_command  # noqa: E402
 from compiler import load_variant  # noqa: E402
-
-from compiler import fastjson  # noqa: E402
 
 needs_fast_json = pytest.mark.skipif(not fastjson.AVAILABLE, reason="msgspec (the 'fast' extra) is not installed")
 
