@@ -119,9 +119,11 @@ class Hand(FrozenRecord):
 #: bit 8k): counting a tile is one addition.
 BYTE_OF = tuple(1 << 8 * k for k in range(NUM_KINDS))
 _ONES = sum(BYTE_OF)
+#: The copies of a kind a hand may hold (:func:`validate`'s default, checked_hand's).
+MAX_COPIES = 4
 #: Adding 123 to a byte sets its top bit exactly when it counts five or more (a hand holds
 #: at most 18 tiles: no byte carries into the next).
-_FIVE_ADD = 123 * _ONES
+_FIVE_ADD = (127 - MAX_COPIES) * _ONES
 _TOP_BITS = 0x80 * _ONES
 
 
@@ -173,7 +175,7 @@ def _meld(kind: str, tiles: list[int], concealed: bool, where: str) -> Meld:
     return Meld(kind, tuple(tiles), concealed)
 
 
-def validate(hand: Hand, max_copies: int = 4) -> Hand:
+def validate(hand: Hand, max_copies: int = MAX_COPIES) -> Hand:
     """Check tile counts, the hand size and the win flags; return the hand unchanged."""
     for k in list(hand.concealed) + [hand.win_tile]:
         if is_bonus(k):

@@ -15,10 +15,10 @@ from typing import Any, TYPE_CHECKING
 
 from .arrangements import _MATCHERS, Arrangement, completes, matcher_bounds
 from .context import HandContext
-from .hand import Hand, HandError
+from .hand import MAX_COPIES, Hand, HandError
 from .patterns import Evaluation, Fan
 from .records import Record
-from .tiles import CODES
+from .tiles import CODES, NUM_KINDS, is_bonus
 
 if TYPE_CHECKING:  # pragma: no cover
     from .variant import Scoring
@@ -74,6 +74,11 @@ class Scorer:
             self._over_add, self._over_bits = (127 - uniform) * ones, 0x80 * ones
         else:
             self._over_add, self._over_bits = 0, -1
+        # A Hand compiler.hand.checked_hand built (it leaves _copies) holds playable kinds
+        # only, at most four copies of each: where the variant has every playable kind four
+        # times or more, neither test can fail for it.
+        self._checked_hands_pass = (uniform is not None and uniform >= MAX_COPIES
+                                    and all(k in playable for k in range(NUM_KINDS) if not is_bonus(k)))
         # The shape matchers worth calling, by the number of declared sets and of kinds among
         # the concealed tiles (the bounds outside which each finds nothing): one look-up.
         self._matchers = [(_MATCHERS[s.kind], s, *matcher_bounds(s)) for s in self.shapes]
@@ -111,8 +116,9 @@ class Scorer:
         why the hand is not valid): :meth:`score` without building its result object.
         The evaluation is None when the hand does not win."""
         facts = HandContext(hand, None, self.shapes)
-        if (facts._tiles_mask & self._unplayable or (facts._tiles_key + self._over_add) & self._over_bits
-                or (hand.flowers and not self.has_bonus)):
+        if ((hand._copies is None or not self._checked_hands_pass)
+                and (facts._tiles_mask & self._unplayable or (facts._tiles_key + self._over_add) & self._over_bits)
+                or hand.flowers and not self.has_bonus):
             self.check_tiles(hand)  # the message names the first offending tile
         melds = len(hand.melds)
         kinds = facts._concealed_mask.bit_count()

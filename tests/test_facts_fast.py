@@ -168,3 +168,21 @@ def test_arranged_contexts_share_the_hand_facts() -> None:
         assert first.unique_wait == again.unique_wait
         assert facts._wait_mask >= 0  # worked out once, on the hand's own context
         assert [t.kind for t in first.waits] == [t.kind for t in again.waits]
+
+
+def test_a_variant_with_fewer_copies_checks_requests_read_straight_away() -> None:
+    """A request read by the direct path (at most four copies of a playable kind) skips the
+    scorer's tile test only where the variant has every kind four times: a house rule with
+    three copies of each dragon still turns a fourth away."""
+    from compiler import compile_text, from_json
+
+    text = (Path(__file__).resolve().parent.parent / "variants" / "mcr.yaml").read_text(encoding="utf-8")
+    assert "{group: dragons, copies: 4}" in text
+    scorer = compile_text(text.replace("{group: dragons, copies: 4}", "{group: dragons, copies: 3}"),
+                          "three-dragons.yaml").scorer
+    hand = from_json({"hand": ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "9p"], "win_tile": "9p",
+                      "melds": [{"type": "kong", "tiles": ["5z"] * 4}]})
+    assert hand._copies is not None  # read by the direct path
+    with pytest.raises(HandError, match="4 copies of 5z: this variant has 3"):
+        scorer.evaluate_hand(hand)
+    assert load_variant("mcr").scorer.evaluate_hand(hand)[2] is not None  # four are fine in MCR
