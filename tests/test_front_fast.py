@@ -384,3 +384,18 @@ def test_the_sample_batch_answers_the_same_with_and_without_the_fast_path() -> N
     data = ("\n".join(_lines()) + "\n").encode("utf-8")
     fast, checked = _with_and_without_fast_json(lambda: _batch(io.BytesIO(data)))
     assert fast == checked
+
+
+def test_without_msgspec_the_batch_answers_the_same(tmp_path: Path) -> None:
+    """msgspec is optional (the 'fast' extra): without it every line takes json.loads."""
+    import subprocess
+
+    data = ("\n".join(_lines()[:300]) + "\n").encode("utf-8")
+    script = ("import sys; sys.modules['msgspec'] = None\n"  # as if it were not installed
+              "from compiler import fastjson\n"
+              "assert not fastjson.AVAILABLE and fastjson.hand_from_line(sys.argv[1]) is None\n"
+              "from cardavia.cli import main\n"
+              "sys.exit(main(['score', 'mcr', '--jsonl']))\n")
+    without = subprocess.run([sys.executable, "-c", script, _SAMPLE_LINES[0]], input=data, capture_output=True,
+                             cwd=ROOT, check=True).stdout
+    assert without.decode("utf-8") == _batch(io.BytesIO(data))
