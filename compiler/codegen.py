@@ -76,7 +76,7 @@ def scorer_source(limits: list[tuple[int, Any]], entries: list[tuple[int, Any]],
             test = src if p.when is not None else f"({src}) > 0"
         lines.append(f"    if {test}:")
         lines.append(f"        return LIMIT(c, {i})")
-    lines.extend(f"    {line}" for line in state)
+    lines.extend(f"    {line}" for line in _one_assignment(state))
     loops: dict[tuple[str, int], list[tuple[int, Any]]] = {}
     choices: dict[int, tuple[str, str | None]] = {}  # position -> (its choices, their cover bits or None)
     for i, p in entries:
@@ -132,6 +132,20 @@ def scorer_source(limits: list[tuple[int, Any]], entries: list[tuple[int, Any]],
         lines.extend(f"{pad}    {line}" for line in accept(i, False))
     lines.append(f"    return {result}")
     return {"main": "\n".join(_facts_before_guards(hoist_common(lines))), "choosers": choosers, "own": own}
+
+
+_CONSTANT_STATE = re.compile(r"(\w+) = (0|\(\))")
+
+
+def _one_assignment(state: list[str]) -> list[str]:
+    """The state's ``name = 0`` and ``name = ()`` lines as one assignment from a constant
+    tuple: one unpacking instead of a load and a store per name, on every arrangement."""
+    simple = [m for m in map(_CONSTANT_STATE.fullmatch, state) if m]
+    if len(simple) < 2:
+        return state
+    names = ", ".join(m[1] for m in simple)
+    values = ", ".join(m[2] for m in simple)
+    return [f"{names} = ({values},)", *(line for line in state if not _CONSTANT_STATE.fullmatch(line))]
 
 
 def build_scorer(source: Mapping[str, Any], condition: Callable[[int], Any], namespace: dict[str, Any],

@@ -281,7 +281,7 @@ class PatternTable:
         self._plans: dict[str, _Plan] = {}
         #: The generated scorer of each shape built so far (see :meth:`scorer`).
         self.scorers: dict[str, Callable[[Any], Evaluation]] = {}
-        self._layout: tuple[frozenset[int], dict[int, int]] | None = None  # see _local_covers
+        self._local: frozenset[int] | None = None  # see _local_covers
         #: The generated scorer of each shape as plain data, filled on first use or from
         #: the compile cache (see :meth:`generate_all`).
         self.sources: dict[str, dict[str, Any]] = {}
@@ -293,7 +293,7 @@ class PatternTable:
             self.principles = new
             self._plans.clear()  # the generated scorers apply the principles
             self.scorers.clear()
-            self._layout = None
+            self._local = None
             self.sources.clear()
 
     def generate_all(self, shapes: list[str]) -> dict[str, dict[str, Any]]:
@@ -340,8 +340,8 @@ class PatternTable:
     # table order, with plain local variables: ``dead<w>`` (a bit per pattern excluded
     # whole, _dead_bit), ``acc`` (accepted (position, cover, count) tuples, in table order), and
     # only where the table needs them: ``W<q>`` the covers within which combination q
-    # is excluded, ``D<q>`` the instances of q still owed to a replacement, ``U`` the
-    # groups already in an instance of each combination (non_identical), ``A<g>`` the
+    # is excluded, ``D<q>`` the instances of q still owed to a replacement, ``U<i>`` the
+    # groups already in an instance of combination i (non_identical), ``A<g>`` the
     # groups joined so far by combinations named g, as bit masks of connected groups
     # (account_once). What each pattern needs is decided here, once per table.
 
@@ -359,7 +359,7 @@ class PatternTable:
             if p.combination is not None and principles.account_once and self._group_no[i] not in groups:
                 groups.append(self._group_no[i])
         if principles.non_identical:
-            lines.append("U = 0")
+            lines.extend(f"U{i} = 0" for i, p in entries if p.combination is not None)
         lines.extend(f"A{g} = ()" for g in groups)
         if self._direct:
             # What does not count toward the minimum is summed apart (nt points, in ntc
@@ -376,25 +376,9 @@ class PatternTable:
 
     def _local_covers(self) -> frozenset[int]:
         """The combinations whose covers number their own list (:meth:`_find_local_covers`)."""
-        return self._covers_layout()[0]
-
-    def _used_shift(self, i: int) -> int:
-        """non_identical: where the groups combination ``i`` has used start in ``U``, one
-        bit field per combination in a single integer: 16 bits for covers over a list
-        (of at most 14 groups), 64 for covers over the arrangement's groups."""
-        return self._covers_layout()[1][i]
-
-    def _covers_layout(self) -> tuple[frozenset[int], dict[int, int]]:
-        if self._layout is None:
-            local = self._find_local_covers()
-            shifts = {}
-            at = 0
-            for i, c in enumerate(self._combination):
-                if c is not None:
-                    shifts[i] = at
-                    at += 16 if i in local else 64
-            self._layout = (local, shifts)
-        return self._layout
+        if self._local is None:
+            self._local = self._find_local_covers()
+        return self._local
 
     def _find_local_covers(self) -> frozenset[int]:
         """The combination patterns whose covers may number the groups of their own list
@@ -466,14 +450,14 @@ class PatternTable:
             lines += [f"    if D{i}:", f"        D{i} -= 1", "        continue"]
         principles = self.principles
         if principles.non_identical:
-            lines += [f"    if U >> {self._used_shift(i)} & m:", "        continue"]
+            lines += [f"    if U{i} & m:", "        continue"]
         if principles.account_once:
             g = self._group_no[i]
             lines += ["    if m & (m - 1):", f"        if A{g}:", f"            joined = JOIN(A{g}, m)",
                       "            if joined is None:", "                continue", f"            A{g} = joined",
                       "        else:  # the first groups joined", f"            A{g} = [m]"]
         if principles.non_identical:
-            lines.append(f"    U |= m << {self._used_shift(i)}")
+            lines.append(f"    U{i} |= m")
         lines += [f"    {line}" for line in self._effect_lines(i, "m", "1", True)]
         if self._direct:  # the choices accepted were counted in k
             lines = ["k = 0", *lines, "if k:", *(f"    {line}" for line in self._scored_lines(i, "k"))]
