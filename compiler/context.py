@@ -123,7 +123,10 @@ class HandContext:
 
     It is also what the shape matchers of compiler/arrangements.py read (the names of
     ``_Prepared``: ``_concealed_counts``, ``_concealed_mask``, ``_keys``, ``_size``,
-    ``declared``), so those are computed once per hand for both.
+    ``declared``), so those are computed once per hand for both; it holds the Hand fields
+    they read as well (``concealed``, ``melds``, ``win_tile``, ``self_drawn``), so it
+    stands for the hand there. A context made by :func:`hand_facts` from a request's
+    fields has no Hand until :attr:`hand` is read.
 
     The facts are slots: no instance dictionary to grow past its shared-keys size as
     the arrangement names are set (``__dict__`` stays, for the facts made on demand)."""
@@ -132,73 +135,48 @@ class HandContext:
                  "_tiles_counts", "_tiles_key", "_declared_counts", "_tiles_mask", "_concealed_mask", "hand_suits",
                  "win", "self_drawn", "kong_replacement", "robbing_kong", "last_wall_tile", "last_tile_of_kind",
                  "seat_wind", "round_wind", "seat", "flowers", "missing_suit",
+                 "concealed", "melds", "win_tile", "_flower_kinds", "_copies",
                  "shape", "groups", "sets", "chows", "pungs", "kongs", "pairs", "pair", "knitted", "win_group",
                  "wait", "_arr", "__dict__")
 
     def __init__(self, hand: Hand, arr: Arrangement | None, shapes: Sequence[ShapeSpec],
                  declared: list[Any] | None = None) -> None:
+        # The copies of each kind, 8 bits per kind: worked out while the request was read,
+        # or now for a Hand built another way.
+        copies = hand._copies
+        hand_facts(hand.concealed, hand.melds, hand.win_tile, hand.flowers, hand.self_drawn, hand.seat_wind,
+                   hand.round_wind, hand.last_tile_of_kind, hand.kong_replacement, hand.robbing_kong,
+                   hand.last_wall_tile, hand.missing_suit, copies or tile_copies(hand), copies is not None,
+                   declared, self)
         self._hand = hand
         self._shapes = shapes if type(shapes) is tuple else tuple(shapes)
-        self._wait_mask = -1  # not worked out yet
-        self._facts = None  # or the context holding the hand's waits (see arranged)
-        win = hand.win_tile
-        # The copies of each kind, 8 bits per kind (one more byte, 0, for "no tile"):
-        # worked out while the request was read, or now for a Hand built another way.
-        ckey, dkey, dkinds = hand._copies or tile_copies(hand)
-        held = ckey.to_bytes(_NUM_TILES + 1, "little")
-        self._concealed_counts = held  # bytes: the shape matchers and waits only index and search it
-        self._concealed_mask = cmask = int(held.translate(_HELD)[::-1], 2)
-        self._keys = [ckey & _KEY_BITS, ckey >> 72 & _KEY_BITS, ckey >> 144 & _KEY_BITS, ckey >> 216 & _KEY_BITS]
-        self._size = len(hand.concealed) + 1
-        melds = hand.melds
-        if melds:
-            if declared is None:
-                declared = []
-                for m in melds:
-                    declared.append(m.group)
-            self.declared = declared
-            key = ckey + dkey
-            self._tiles_counts = key.to_bytes(_NUM_TILES + 1, "little")
-            self._declared_counts = dkey.to_bytes(_NUM_TILES + 1, "little")
-            mask = cmask | dkinds
-        else:
-            self.declared = []
-            key = ckey
-            self._tiles_counts = held
-            self._declared_counts = _NO_COUNTS
-            mask = cmask
-        self._tiles_key = key  # the copies of every kind, 8 bits each (as _tiles_counts)
-        self._tiles_mask = mask
-        self.hand_suits = _SUIT_SETS[(1 if mask & 0x1FF else 0) | (2 if mask & 0x3FE00 else 0)
-                                     | (4 if mask & 0x7FC0000 else 0)]
-        self.win = TILES[win]
-        self.self_drawn = hand.self_drawn
-        self.kong_replacement = hand.kong_replacement
-        self.robbing_kong = hand.robbing_kong
-        self.last_wall_tile = hand.last_wall_tile
-        self.last_tile_of_kind = hand.last_tile_of_kind
-        self.seat_wind = TILES[hand.seat_wind]
-        self.round_wind = TILES[hand.round_wind]
-        self.seat = hand.seat_wind - 26
-        self.flowers = list(map(_TILE_OF, hand.flowers)) if hand.flowers else []
-        self.missing_suit = hand.missing_suit or ""
         if arr is not None:
             self._arrange(arr)
+
+    @property
+    def hand(self) -> Hand:
+        """The Hand these facts are of (made from them if they were built without one)."""
+        hand = self._hand
+        if hand is None:
+            hand = self._hand = Hand(self.concealed, self.melds, self.win_tile, self._flower_kinds, self.self_drawn,
+                                     self.seat_wind.kind, self.round_wind.kind, self.last_tile_of_kind,
+                                     self.kong_replacement, self.robbing_kong, self.last_wall_tile,
+                                     self.missing_suit or None)
+        return hand
 
     @_Lazy
     def concealed_tiles(self) -> list[Any]:
         """The concealed tiles, winning tile last: few conditions read the list itself
         (the others read ``_concealed_mask`` / ``_concealed_counts``)."""
-        hand = self._hand
-        tiles = list(map(_TILE_OF, hand.concealed))
-        tiles.append(TILES[hand.win_tile])
+        tiles = list(map(_TILE_OF, self.concealed))
+        tiles.append(TILES[self.win_tile])
         return tiles
 
     @_Lazy
     def tiles(self) -> list[Any]:
         """Every tile, concealed ones first, then each declared set's (a kong is 4)."""
         tiles = list(self.concealed_tiles)
-        for m in self._hand.melds:
+        for m in self.melds:
             tiles.extend(map(_TILE_OF, m.tiles))
         return tiles
 
@@ -243,8 +221,7 @@ class HandContext:
         root = self._facts or self
         got = root._wait_mask
         if got < 0:
-            hand = root._hand
-            win = hand.win_tile
+            win = root.win_tile
             cmask = root._concealed_mask
             keys = root._keys
             suit = SUIT_OF[win]
@@ -252,7 +229,7 @@ class HandContext:
             held_keys[suit] -= UNIT_OF[win]
             got = root._wait_mask = held_wait_mask(
                 root._concealed_counts, cmask if root._concealed_counts[win] > 1 else cmask & ~(1 << win),
-                len(hand.melds), root._shapes, held_keys, root._size - 1, win)
+                len(root.melds), root._shapes, held_keys, root._size - 1, win)
         return got
 
     @property
@@ -267,3 +244,69 @@ class HandContext:
     def unique_wait(self) -> bool:
         got = self._held_wait_mask()
         return got != 0 and not got & (got - 1)
+
+
+_new_context = object.__new__
+
+
+def hand_facts(concealed: tuple[int, ...], melds: tuple[Any, ...], win: int, flowers: tuple[int, ...],
+               self_drawn: bool, seat_wind: int, round_wind: int, last_tile_of_kind: bool, kong_replacement: bool,
+               robbing_kong: bool, last_wall_tile: bool, missing_suit: str | None, copies: tuple[int, int, int],
+               checked: bool = True, declared: list[Any] | None = None,
+               ctx: HandContext | None = None) -> HandContext:
+    """The hand-level facts of a context, from a Hand's fields (``copies``: as
+    :func:`~compiler.hand.tile_copies` gives them; ``checked``: the fields are known to be
+    a valid request's, as :func:`~compiler.hand.checked_hand` leaves them), set on ``ctx``
+    or on a new context without a Hand (:attr:`HandContext.hand` makes one on demand;
+    :meth:`~compiler.scorer.Scorer.evaluate_facts` gives it its shapes).
+
+    The context also holds the Hand fields the shape matchers read (``concealed``,
+    ``melds``, ``win_tile``, ``self_drawn``), so it stands for the hand there."""
+    if ctx is None:
+        ctx = _new_context(HandContext)
+        ctx._hand = ctx._shapes = None
+    ctx._wait_mask = -1  # not worked out yet
+    ctx._facts = None  # or the context holding the hand's waits (see arranged)
+    ctx._copies = copies if checked else None
+    ctx.concealed = concealed
+    ctx.melds = melds
+    ctx.win_tile = win
+    ckey, dkey, dkinds = copies
+    held = ckey.to_bytes(_NUM_TILES + 1, "little")
+    ctx._concealed_counts = held  # bytes: the shape matchers and waits only index and search it
+    ctx._concealed_mask = cmask = int(held.translate(_HELD)[::-1], 2)
+    ctx._keys = [ckey & _KEY_BITS, ckey >> 72 & _KEY_BITS, ckey >> 144 & _KEY_BITS, ckey >> 216 & _KEY_BITS]
+    ctx._size = len(concealed) + 1
+    if melds:
+        if declared is None:
+            declared = []
+            for m in melds:
+                declared.append(m.group)
+        ctx.declared = declared
+        key = ckey + dkey
+        ctx._tiles_counts = key.to_bytes(_NUM_TILES + 1, "little")
+        ctx._declared_counts = dkey.to_bytes(_NUM_TILES + 1, "little")
+        mask = cmask | dkinds
+    else:
+        ctx.declared = []
+        key = ckey
+        ctx._tiles_counts = held
+        ctx._declared_counts = _NO_COUNTS
+        mask = cmask
+    ctx._tiles_key = key  # the copies of every kind, 8 bits each (as _tiles_counts)
+    ctx._tiles_mask = mask
+    ctx.hand_suits = _SUIT_SETS[(1 if mask & 0x1FF else 0) | (2 if mask & 0x3FE00 else 0)
+                                | (4 if mask & 0x7FC0000 else 0)]
+    ctx.win = TILES[win]
+    ctx.self_drawn = self_drawn
+    ctx.kong_replacement = kong_replacement
+    ctx.robbing_kong = robbing_kong
+    ctx.last_wall_tile = last_wall_tile
+    ctx.last_tile_of_kind = last_tile_of_kind
+    ctx.seat_wind = TILES[seat_wind]
+    ctx.round_wind = TILES[round_wind]
+    ctx.seat = seat_wind - 26
+    ctx._flower_kinds = flowers
+    ctx.flowers = list(map(_TILE_OF, flowers)) if flowers else []
+    ctx.missing_suit = missing_suit or ""
+    return ctx

@@ -17,6 +17,7 @@ from __future__ import annotations
 import sys
 from typing import Any, Callable, Literal
 
+from .context import HandContext, hand_facts
 from .hand import MELD_KINDS, Hand, checked_hand
 from .tiles import KINDS, WIND_LETTERS, is_bonus
 
@@ -63,16 +64,24 @@ else:
 
     _decode = msgspec.json.Decoder(_Request).decode
 
-#: Whether the decoder is installed (without it, :func:`hand_from_line` always gives None).
+#: Whether the decoder is installed (without it, the functions below always give None).
 AVAILABLE = _decode is not None
 
 
 def hand_from_line(line: bytes | str) -> Hand | None:
-    """The Hand of a well-formed request line, or None (never an exception).
+    """The Hand of a well-formed request line, or None (never an exception)."""
+    return _read(line, None)
 
-    Only ASCII lines are read here: msgspec does not check the UTF-8 of what it skips (an
-    unknown field), where decoding the line first would stop.
-    """
+
+def facts_from_line(line: bytes | str) -> HandContext | None:
+    """The facts of a well-formed request line's hand (compiler/context.py ``hand_facts``:
+    what a scorer evaluates, with no Hand made on the way), or None (never an exception)."""
+    return _read(line, hand_facts)
+
+
+def _read(line: bytes | str, build: Callable[..., Any] | None) -> Any:
+    """Only ASCII lines are read here: msgspec does not check the UTF-8 of what it skips
+    (an unknown field), where decoding the line first would stop."""
     if _decode is None or len(line) >= LONGEST or not line.isascii():
         return None
     try:
@@ -82,4 +91,4 @@ def hand_from_line(line: bytes | str) -> Hand | None:
     melds = r.melds
     return checked_hand(r.hand, r.win_tile, [(m.type, m.concealed, *m.tiles) for m in melds] if melds else None,
                         r.flowers, r.self_drawn, r.last_tile_of_kind, r.kong_replacement, r.robbing_kong,
-                        r.last_wall_tile, r.seat_wind, r.round_wind, r.missing_suit)
+                        r.last_wall_tile, r.seat_wind, r.round_wind, r.missing_suit, build)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from functools import cached_property
-from typing import Any
+from typing import Any, Callable
 
 from .groups import Group, make_group
 from .records import FrozenRecord
@@ -371,7 +371,7 @@ def from_json_fast(obj: Any) -> Hand | None:
 def checked_hand(hand_in: list[Any], win_in: Any, meld_keys: list[tuple[Any, ...]] | None, flowers_in: Any,
                  self_drawn: bool | None, last_tile_of_kind: bool | None, kong_replacement: bool | None,
                  robbing_kong: bool | None, last_wall_tile: bool | None, seat: Any, rnd: Any,
-                 missing: Any) -> Hand | None:
+                 missing: Any, build: Callable[..., Any] | None = None) -> Any:
     """The Hand of a request whose JSON types are right, or None where it is wrong (never
     an exception): what :func:`from_json_fast` and compiler/fastjson.py share.
 
@@ -379,7 +379,8 @@ def checked_hand(hand_in: list[Any], win_in: Any, meld_keys: list[tuple[Any, ...
     as given) (None or empty: none); ``flowers_in`` a list or anything false; the flags
     True, False or None. Tile codes are looked up, checked sets reused, five copies found in
     one sum of copies (kept on the Hand: compiler/context.py reads it instead of counting
-    again).
+    again). ``build``, if given, is called with the Hand's fields in order and the copies
+    instead (compiler/context.py ``hand_facts``: the facts of the hand, with no Hand).
     """
     try:
         concealed = tuple(map(_playable, hand_in))
@@ -432,6 +433,10 @@ def checked_hand(hand_in: list[Any], win_in: Any, meld_keys: list[tuple[Any, ...
         return None
     if missing is not None and (type(missing) is not str or missing not in _MISSING_SUITS):
         return None
+    if build is not None:
+        return build(concealed, melds, win, flowers, self_drawn is True, seat_wind, round_wind,
+                     last_tile_of_kind is True, kong_replacement is True, robbing_kong is True, last_wall_tile is True,
+                     missing, (key, declared, kinds))
     # The new instance's fields as one dict (in order, as Hand.__init__ sets them): no call
     # with keyword arguments, and a dict of its own reads faster than a filled shared one.
     hand = _new_object(Hand)

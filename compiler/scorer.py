@@ -74,9 +74,9 @@ class Scorer:
             self._over_add, self._over_bits = (127 - uniform) * ones, 0x80 * ones
         else:
             self._over_add, self._over_bits = 0, -1
-        # A Hand compiler.hand.checked_hand built (it leaves _copies) holds playable kinds
-        # only, at most four copies of each: where the variant has every playable kind four
-        # times or more, neither test can fail for it.
+        # A hand compiler.hand.checked_hand built (its context keeps _copies) holds playable
+        # kinds only, at most four copies of each: where the variant has every playable kind
+        # four times or more, neither test can fail for it.
         self._checked_hands_pass = (uniform is not None and uniform >= MAX_COPIES
                                     and all(k in playable for k in range(NUM_KINDS) if not is_bonus(k)))
         # The shape matchers worth calling, by the number of declared sets and of kinds among
@@ -115,12 +115,23 @@ class Scorer:
         """(valid, total after the cap, the best arrangement's evaluation, that arrangement,
         why the hand is not valid): :meth:`score` without building its result object.
         The evaluation is None when the hand does not win."""
-        facts = HandContext(hand, None, self.shapes)
-        if ((hand._copies is None or not self._checked_hands_pass)
+        return self.evaluate_facts(HandContext(hand, None, self.shapes))
+
+    def evaluate_facts(self, facts: HandContext) -> tuple[bool, int, Evaluation | None, Arrangement | None,
+                                                          str | None]:
+        """:meth:`evaluate_hand` for the facts of a hand (compiler/context.py ``hand_facts``,
+        which a request can be read into without making a Hand): they stand for the hand.
+        Facts first evaluated with other shapes forget what they worked out with those."""
+        shapes = self.shapes
+        if facts._shapes is not shapes:
+            facts._shapes = shapes
+            facts._wait_mask = -1
+            facts.__dict__.clear()  # the facts made on demand (the waits among them)
+        if ((facts._copies is None or not self._checked_hands_pass)
                 and (facts._tiles_mask & self._unplayable or (facts._tiles_key + self._over_add) & self._over_bits)
-                or hand.flowers and not self.has_bonus):
-            self.check_tiles(hand)  # the message names the first offending tile
-        melds = len(hand.melds)
+                or facts.flowers and not self.has_bonus):
+            self.check_tiles(facts.hand)  # the message names the first offending tile
+        melds = len(facts.melds)
         kinds = facts._concealed_mask.bit_count()
         try:
             candidates = self._candidates[melds][kinds]
@@ -128,11 +139,11 @@ class Scorer:
             candidates = self._worth_calling(melds, kinds)
         if len(candidates) == 1:
             matcher, shape = candidates[0]
-            arrs = matcher(shape, hand, facts)  # the context holds what the matchers read
+            arrs = matcher(shape, facts, facts)  # the context holds what the matchers read
         else:
             arrs = []
             for matcher, shape in candidates:
-                arrs += matcher(shape, hand, facts)
+                arrs += matcher(shape, facts, facts)
         if not arrs:
             return False, 0, None, None, "not a winning shape"
         scoring = self.scoring

@@ -9,6 +9,7 @@ then perturbed field by field (hypothesis).
 
 from __future__ import annotations
 
+import copy
 import io
 import json
 import sys
@@ -32,7 +33,7 @@ BONUS = [c for c in CODES if c.endswith("f")]
 FLAGS = ("self_drawn", "last_tile_of_kind", "kong_replacement", "robbing_kong", "last_wall_tile")
 #: Values that are wrong (or only almost right) in some field or other.
 ODD = st.sampled_from([None, True, False, 0, 1, 1.0, "", "E", "x", "m", "5m", "1f", "0m", "55m", [], {}, ["5m"],
-                       {"type": "pung"}, -1, 2**70])
+                       {"type": "pung"}, -1, 2**70]).map(copy.deepcopy)  # a list of one request is its own
 
 
 def _outcome(fn: Any, obj: Any) -> tuple[str, Any]:
@@ -399,3 +400,45 @@ def test_without_msgspec_the_batch_answers_the_same(tmp_path: Path) -> None:
     without = subprocess.run([sys.executable, "-c", script, _SAMPLE_LINES[0]], input=data, capture_output=True,
                              cwd=ROOT, check=True).stdout
     assert without.decode("utf-8") == _batch(io.BytesIO(data))
+
+
+@needs_fast_json
+def test_the_facts_read_from_a_line_are_those_of_its_hand() -> None:
+    """facts_from_line makes no Hand: its facts are those HandContext takes from the Hand
+    hand_from_line reads, the Hand it makes on demand is that Hand, and a scorer answers alike."""
+    from compiler.context import HandContext
+
+    slots = [n for n in HandContext.__slots__ if n not in ("_hand", "_shapes", "_facts", "__dict__")]
+    scorers = {v: load_variant(v).scorer for v in ("mcr", "hk", "sichuan")}
+    for line in _SAMPLE_LINES:
+        facts, hand = fastjson.facts_from_line(line), fastjson.hand_from_line(line)
+        expected = HandContext(hand, None, scorers["mcr"].shapes)
+        assert {n: getattr(facts, n, None) for n in slots} == {n: getattr(expected, n, None) for n in slots}
+        assert _outcome(lambda _: facts.hand, None) == _outcome(lambda _: hand, None)
+        for variant, scorer in scorers.items():  # one facts object, one variant after the other
+            assert _evaluated(scorer.evaluate_facts, facts) == _evaluated(scorer.evaluate_hand, hand), (variant, line)
+
+
+def _evaluated(evaluate: Any, what: Any) -> Any:
+    try:
+        valid, total, ev, arr, reason = evaluate(what)
+    except HandError as exc:
+        return str(exc)
+    return valid, total, ev and ev.scored, arr and arr.describe(), reason
+
+
+@needs_fast_json
+def test_facts_evaluated_by_another_variant_forget_the_waits_of_the_first() -> None:
+    from compiler.context import HandContext
+
+    mcr, hk = load_variant("mcr").scorer, load_variant("hk").scorer
+    differed = 0
+    for line in _lines():
+        facts = fastjson.facts_from_line(line)
+        mcr.evaluate_facts(facts)
+        first = [t.kind for t in facts.waits]
+        hk.evaluate_facts(facts)
+        expected = [t.kind for t in HandContext(facts.hand, None, hk.shapes).waits]
+        assert [t.kind for t in facts.waits] == expected and facts.unique_wait == (len(expected) == 1)
+        differed += first != expected
+    assert differed  # some hands wait on more tiles in MCR's shapes than in HK's

@@ -16,7 +16,8 @@ import sys
 from typing import IO, Any, Iterable, Iterator
 
 from compiler import HandError, VariantError, from_json, load_variant, parse_notation
-from compiler.fastjson import AVAILABLE as FAST_JSON, hand_from_line
+from compiler.context import HandContext
+from compiler.fastjson import AVAILABLE as FAST_JSON, facts_from_line
 from compiler.hand import Hand
 from compiler.tiles import WIND_LETTERS, TileError
 from cardavia.commands import print_problems
@@ -125,7 +126,8 @@ class LineEncoder:
 
     def __init__(self, variant: Any) -> None:
         self.variant = variant
-        self.evaluate = variant.scorer.evaluate_hand
+        self.evaluate = variant.scorer.evaluate_facts
+        self.shapes = variant.scorer.shapes
         self.patterns = variant.scorer.table.patterns
         self.base = variant.settlement.base.fn
         self.fans: dict[tuple[int, Any, Any], str] = {}
@@ -153,8 +155,13 @@ class LineEncoder:
             self.ends[(valid, total)] = (head, tail)
         return head, tail
 
-    def __call__(self, hand: Hand) -> str:
-        valid, total, ev, _, _ = self.evaluate(hand)
+    def hand(self, hand: Hand) -> str:
+        """The line of a Hand (as from_json makes it)."""
+        return self(HandContext(hand, None, self.shapes))
+
+    def __call__(self, facts: HandContext) -> str:
+        """The line of the facts of a hand (compiler/fastjson.py ``facts_from_line``)."""
+        valid, total, ev, _, _ = self.evaluate(facts)
         if ev is None:
             return _NOT_A_WIN
         scored = ev.scored
@@ -178,19 +185,19 @@ def jsonl(variant: Any, source: IO[bytes], out: IO[str]) -> int:
     and a batch does not pay one write and flush per line.
     """
     encode = LineEncoder(variant)
-    fast_hand = hand_from_line if FAST_JSON else None
+    fast_facts = facts_from_line if FAST_JSON else None
     number = 0
     for lines in _arrived(source):
         answers = []
         for raw in lines:
             number += 1
-            if fast_hand is not None:
+            if fast_facts is not None:
                 # A request read straight from the bytes (compiler/fastjson.py) is answered
                 # here; any other line takes the path below, which explains what is wrong.
-                hand = fast_hand(raw)
-                if hand is not None:
+                facts = fast_facts(raw)
+                if facts is not None:
                     try:
-                        answers.append(encode(hand))
+                        answers.append(encode(facts))
                     except Exception as exc:
                         answers.append(_failure(exc, number))
                     continue
@@ -241,10 +248,10 @@ def _arrived(source: IO[bytes], size: int = 1 << 16) -> Iterator[Iterable[bytes]
 
 def _answer(encode: LineEncoder, line: str, number: int) -> str:
     """The answer to one line, as the batch loop gives it."""
-    hand = hand_from_line(line) if FAST_JSON else None
-    if hand is not None:
+    facts = facts_from_line(line) if FAST_JSON else None
+    if facts is not None:
         try:
-            return encode(hand)
+            return encode(facts)
         except Exception as exc:
             return _failure(exc, number)
     return _checked_answer(encode, line, number)
@@ -253,7 +260,7 @@ def _answer(encode: LineEncoder, line: str, number: int) -> str:
 def _checked_answer(encode: LineEncoder, line: str, number: int) -> str:
     """The answer through json.loads and from_json, which say what is wrong with a request."""
     try:
-        return encode(from_json(json.loads(line)))
+        return encode.hand(from_json(json.loads(line)))
     except Exception as exc:
         return _failure(exc, number)
 
