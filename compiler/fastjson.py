@@ -70,18 +70,17 @@ AVAILABLE = _decode is not None
 
 def hand_from_line(line: bytes | str) -> Hand | None:
     """The Hand of a well-formed request line, or None (never an exception)."""
-    return _read(line, None)
+    return facts_from_line(line, None)
 
 
-def facts_from_line(line: bytes | str) -> HandContext | None:
+def facts_from_line(line: bytes | str, build: Callable[..., Any] | None = hand_facts) -> HandContext | None:
     """The facts of a well-formed request line's hand (compiler/context.py ``hand_facts``:
-    what a scorer evaluates, with no Hand made on the way), or None (never an exception)."""
-    return _read(line, hand_facts)
+    what a scorer evaluates, with no Hand made on the way), or None (never an exception).
+    With ``build=None``, the Hand instead.
 
-
-def _read(line: bytes | str, build: Callable[..., Any] | None) -> Any:
-    """Only ASCII lines are read here: msgspec does not check the UTF-8 of what it skips
-    (an unknown field), where decoding the line first would stop."""
+    Only ASCII lines are read here: msgspec does not check the UTF-8 of what it skips (an
+    unknown field), where decoding the line first would stop.
+    """
     if _decode is None or len(line) >= LONGEST or not line.isascii():
         return None
     try:
