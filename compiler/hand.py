@@ -86,8 +86,9 @@ class Hand(FrozenRecord):
                           missing_suit=missing_suit, extra=extra if extra is not None else {})
 
     #: Not a field: (concealed copies, declared copies, declared kinds) as :func:`tile_copies`
-    #: gives them, left by :func:`from_json_fast`, which works them out to check the request
-    #: (compiler/context.py reads them instead of counting again). None: not worked out.
+    #: gives them, left by :func:`checked_hand`, which works them out to check the request
+    #: (compiler/context.py reads them instead of counting again, and the scorer knows the
+    #: hand was checked). None: not worked out.
     _copies = None
 
     @property
@@ -139,7 +140,7 @@ def meld_copies(meld: Meld) -> tuple[int, int]:
 def tile_copies(hand: Hand) -> tuple[int, int, int]:
     """(copies of each kind among the concealed tiles and the winning tile, the same for
     the declared sets, both 8 bits per kind; the declared sets' kinds as a mask): what
-    :func:`from_json_fast` leaves on its hands, worked out for a Hand built another way."""
+    :func:`checked_hand` leaves on its hands, worked out for a Hand built another way."""
     got = hand._copies
     if got is not None:
         return got
