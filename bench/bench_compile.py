@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CHILD = r"""
 import json, sys, time
 t0 = time.perf_counter()
-from compiler import load_variant
+from cardavia.compiler import load_variant
 t1 = time.perf_counter()
 v = load_variant(sys.argv[1])
 t2 = time.perf_counter()

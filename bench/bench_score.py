@@ -50,7 +50,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from compiler import from_json, load_variant  # noqa: E402
+from cardavia.compiler import from_json, load_variant  # noqa: E402
 
 SAMPLE = ROOT.parent / "shared" / "oracles" / "mcr-sample.jsonl"
 PYCACHE = tempfile.mkdtemp(prefix="cardavia-bench-pyc-")

@@ -38,8 +38,8 @@ from typing import Any, Callable
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from compiler import from_json, load_variant  # noqa: E402
-from compiler.tiles import CODES  # noqa: E402
+from cardavia.compiler import from_json, load_variant  # noqa: E402
+from cardavia.compiler.model.tiles import CODES  # noqa: E402
 
 
 # ------------------------------------------------------------------ hands

@@ -34,7 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from runtime.simulate import simulate  # noqa: E402
+from cardavia.runtime.simulate import simulate  # noqa: E402
 
 _TIMINGS = ("deals_per_second", "seconds", "workers")
 

@@ -1,7 +1,8 @@
 """Finding variants: shipped names (hk, mcr, sichuan) or paths to YAML files.
 
-Installed from a wheel, the variant files live in the ``cardavia`` package
-(``cardavia/variants``); in a source checkout, at the repository's ``variants/``.
+Installed, the variant files live in the ``cardavia`` package (``cardavia/variants``,
+beside ``cardavia/compiler``); in a source checkout, at the repository's ``variants/``
+(beside ``compiler/``).
 """
 
 from __future__ import annotations
@@ -13,24 +14,10 @@ from .errors import Problem, VariantError
 from .variant import CompiledVariant, compile_file
 
 
-def _data_dir(name: str) -> Path:
-    try:
-        import cardavia
-
-        packaged = Path(cardavia.__file__).parent / name
-        if packaged.is_dir():
-            return packaged
-    except ImportError:  # pragma: no cover - the cardavia package ships with the compiler
-        pass
-    return Path(__file__).resolve().parent.parent / name
-
-
 def variants_dir() -> Path:
-    return _data_dir("variants")
-
-
-def locales_dir() -> Path:
-    return _data_dir("locales")
+    """The shipped variant files: ``variants/`` beside ``compiler/``, in a checkout (the
+    repository's root) as in the installed package (``cardavia/``)."""
+    return Path(__file__).resolve().parent.parent / "variants"
 
 
 def shipped_variants() -> list[str]:

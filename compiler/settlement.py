@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .expressions import BOOL, INT, PLAYER, Compiled, Env
+from .language.expressions import BOOL, INT, PLAYER, Compiled, Env
 from .records import Record
 
 #: Who pays, relative to the event: the names a ``from`` field may take.

@@ -12,17 +12,17 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from . import schema as schema_mod
-from . import cache
-from .arrangements import ShapeSpec
-from .context import PATTERN_NAMES
+from .loading import schema as schema_mod
+from .loading import cache
+from .shapes.arrangements import ShapeSpec
+from .scoring.context import PATTERN_NAMES
 from .errors import Problem, Report, VariantError, did_you_mean
-from .expressions import BOOL, INT, Compiled, Env, ExpressionError, Recipe, Type, build, generate
-from .patterns import Pattern, PatternTable
+from .language.expressions import BOOL, INT, Compiled, Env, ExpressionError, Recipe, Type, build, generate
+from .scoring.patterns import Pattern, PatternTable
 from .records import Record
 from .settlement import Settlement, compile_settlement
-from .source import Source, load
-from .tiles import TileError, TileSet, parse_tiles, wind_kind
+from .loading.source import Source, load
+from .model.tiles import TileError, TileSet, parse_tiles, wind_kind
 
 COMPILER_VERSION = "1"
 
@@ -120,7 +120,7 @@ class CompiledVariant(Record):
 
     @cached_property
     def scorer(self) -> Any:
-        from .scorer import Scorer
+        from .scoring.scorer import Scorer
 
         copies = [0] * 42
         for k in self.tiles.kinds:
@@ -433,7 +433,7 @@ def compile_text(text: str, file: str = "<variant>", *, use_cache: bool = True) 
     """Compile a variant from YAML text; raises :class:`VariantError` listing every problem.
 
     A variant compiled before (same text, same compiler) is rebuilt from the on-disk cache
-    (compiler/cache.py) without parsing: that is what keeps a fresh process's load fast.
+    (compiler/loading/cache.py) without parsing: that is what keeps a fresh process's load fast.
     """
     digest = cache.hasher((COMPILER_VERSION + "\0" + text).encode("utf-8", "surrogatepass")).hexdigest()
     entry_key = cache.key(text) if use_cache else None
@@ -449,7 +449,7 @@ def compile_text(text: str, file: str = "<variant>", *, use_cache: bool = True) 
     except RecursionError:
         raise VariantError([Problem(file, 1, 1, "the file nests too deeply to be a variant description")]) from None
     if entry_key is not None:
-        # The generated scorers go with it (compiler/codegen.py): generating them is most
+        # The generated scorers go with it (compiler/scoring/codegen.py): generating them is most
         # of what a fresh process would otherwise spend before its first score.
         scorers = variant.scoring.table.generate_all([s.id for s in variant.scoring.shapes])
         cache.write(entry_key, source.data, compiler.recipes, {"scorers": scorers})

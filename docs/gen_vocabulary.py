@@ -1,7 +1,7 @@
 """Regenerate the vocabulary tables of docs/variant-language.md from the engine's own tables.
 
 The names, attributes and functions an expression may use are defined in Python
-(``compiler/context.py``, ``compiler/expressions.py``, ``compiler/settlement.py``) with a
+(``compiler/scoring/context.py``, ``compiler/language/expressions.py``, ``compiler/settlement.py``) with a
 description each; this script writes them, with one example per entry, between the
 ``<!-- vocabulary:start -->`` and ``<!-- vocabulary:end -->`` markers. Examples not listed
 in ``EXAMPLES`` are made from the entry's type. ``tests/test_compiler_docs.py`` checks that
@@ -20,10 +20,10 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from compiler.context import PATTERN_NAMES  # noqa: E402
-from compiler.expressions import (BOOL, FUNCTIONS, GROUP, GROUP_ATTRS, INT, PLAYER_ATTRS, STR,  # noqa: E402
+from cardavia.compiler.scoring.context import PATTERN_NAMES  # noqa: E402
+from cardavia.compiler.language.expressions import (BOOL, FUNCTIONS, GROUP, GROUP_ATTRS, INT, PLAYER_ATTRS, STR,  # noqa: E402
                                   TILE, TILE_ATTRS, Type, list_of)
-from compiler.settlement import WIN_NAMES  # noqa: E402
+from cardavia.compiler.settlement import WIN_NAMES  # noqa: E402
 
 DOC = ROOT / "docs" / "variant-language.md"
 START, END = "<!-- vocabulary:start -->", "<!-- vocabulary:end -->"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from compiler.tiles import CODES, TileError, kind_of
+from cardavia.compiler.model.tiles import CODES, TileError, kind_of
 
 DOS = ("discard", "chow", "pung", "kong", "win", "pass", "missing_suit")
 SUIT_LETTERS = ("m", "p", "s")

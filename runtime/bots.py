@@ -15,8 +15,8 @@ from __future__ import annotations
 import random
 from typing import Any, Sequence
 
-from compiler.arrangements import ShapeSpec
-from compiler.tiles import SUITS
+from cardavia.compiler.shapes.arrangements import ShapeSpec
+from cardavia.compiler.model.tiles import SUITS
 
 from .actions import Action, Decision
 from .shanten import (_DROPS, _EVAL_IDS, _KEY_TABLE, SUIT_OF, WEIGHT, eval_ids, pairs_shanten, rests_of,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol, Sequence
 
-from compiler.tiles import SUITS
+from cardavia.compiler.model.tiles import SUITS
 
 from .actions import Action, Decision
 from .deal import Deal

@@ -18,16 +18,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from compiler.arrangements import completes
+from cardavia.compiler.shapes.arrangements import completes
 try:
-    from compiler.arrangements import KNITTED_KINDS as _KNITTED
+    from cardavia.compiler.shapes.arrangements import KNITTED_KINDS as _KNITTED
 except ImportError:  # pragma: no cover - then knitted waits are tried on every kind
     _KNITTED = ()
 #: Each knitted straight's kinds with their bit mask (bit k for kind k).
 _KNITTED_MASKS = tuple((kinds, sum(1 << k for k in kinds)) for kinds in _KNITTED)
-from compiler.hand import Hand, HandError, Meld
-from compiler.scorer import ScoreResult
-from compiler.tiles import CODES, SUITS
+from cardavia.compiler.model.hand import Hand, HandError, Meld
+from cardavia.compiler.scoring.scorer import ScoreResult
+from cardavia.compiler.model.tiles import CODES, SUITS
 
 from .actions import Action, Decision, IllegalAction
 from .payments import (Payment, PlayerFacts, deltas, exhausted_payments, kong_payments, win_payments)
@@ -119,7 +119,7 @@ def _neighbours(present: list[int]) -> set[int]:
 
 def _special_waits(shape: Any, counts: list[int], melds: int, present: list[int], suited: int) -> list[int]:
     """The waits of a non-standard shape: candidates narrowed by what the shape kind needs,
-    each confirmed by ``compiler.arrangements.completes`` (so the compiler stays the judge).
+    each confirmed by ``compiler.shapes.arrangements.completes`` (so the compiler stays the judge).
     ``suited`` has bit k set for each suited kind k held."""
     kind = shape.kind
     if kind == "knitted_sets_and_pair":
@@ -374,7 +374,7 @@ class Deal:
 
         Cached for the hand it was computed for (its suit keys and number of sets): a seat's
         waits are worked out once per change of its hand, standard shapes from the suit-key
-        tables, special shapes from their definitions (``compiler.arrangements``).
+        tables, special shapes from their definitions (``compiler.shapes.arrangements``).
         """
         keys = self.keys[seat]
         state = (keys[0], keys[1], keys[2], keys[3], len(self.melds[seat]))

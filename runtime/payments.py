@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from compiler.settlement import PairRule, RefundRule, Settlement
+from cardavia.compiler.settlement import PairRule, RefundRule, Settlement
 
 
 @dataclass(frozen=True)

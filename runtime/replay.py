@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
-from compiler import VariantError, load_variant, shipped_variants
+from cardavia.compiler import VariantError, load_variant, shipped_variants
 
 from .actions import Action, ActionError, Decision, IllegalAction
 from .controllers import DrawnTileAutoplay

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from compiler.arrangements import ShapeSpec
+from cardavia.compiler.shapes.arrangements import ShapeSpec
 
 _Split = tuple[int, int, int]  # (sets, partial sets, pair 0/1)
 

@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
-from compiler import load_variant
+from cardavia.compiler import load_variant
 
 from .bots import make_controller
 from .controllers import play_deal

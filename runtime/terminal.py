@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 from typing import Any, TextIO
 
-from compiler import load_variant
-from compiler.tiles import CODES, SUITS
+from cardavia.compiler import load_variant
+from cardavia.compiler.model.tiles import CODES, SUITS
 
 from .actions import Action, Decision
 from .bots import BaselineBot

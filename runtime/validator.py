@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from compiler.arrangements import completes
-from compiler.hand import Hand, HandError, Meld
+from cardavia.compiler.shapes.arrangements import completes
+from cardavia.compiler.model.hand import Hand, HandError, Meld
 
 
 def _shape_ok(kind: str, kinds: list[int]) -> bool:

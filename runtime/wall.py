@@ -1,6 +1,6 @@
 """The wall: physical tile ids in draw order, from a seed or from a list of codes.
 
-Physical ids are those of the variant's :class:`~compiler.tiles.TileSet` (``kinds[id]``
+Physical ids are those of the variant's :class:`~compiler.model.tiles.TileSet` (``kinds[id]``
 is the kind of tile ``id``). A wall given as codes assigns, for each code, the ids of
 that kind in increasing order as the code appears, so a scenario fully fixes the ids.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Iterable, Sequence
 
-from compiler.tiles import CODES, TileError, TileSet, kind_of
+from cardavia.compiler.model.tiles import CODES, TileError, TileSet, kind_of
 
 
 class WallError(ValueError):
@@ -68,7 +68,7 @@ def build_wall(tiles: TileSet, hands: dict[int, str] | None = None, *, dealer: i
     ``tail`` the tiles taken from the end, first replacement first. Unplaced tiles fill the
     gaps, shuffled by ``fill_seed`` (``None``: in code order) after the seats' hands.
     """
-    from compiler.tiles import parse_tiles
+    from cardavia.compiler.model.tiles import parse_tiles
 
     pool: list[int] = sorted(tiles.kinds)
     def take(kind: int) -> int:

@@ -5,7 +5,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-# The compile cache (compiler/cache.py) goes to a fresh folder for each test session,
+# The compile cache (compiler/loading/cache.py) goes to a fresh folder for each test session,
 # so tests never read or fill the developer's own cache.
 import atexit  # noqa: E402
 import os  # noqa: E402

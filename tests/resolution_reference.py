@@ -1,4 +1,4 @@
-"""A plain, slow reading of the pattern-table rules (compiler/patterns.py module docstring),
+"""A plain, slow reading of the pattern-table rules (compiler/scoring/patterns.py module docstring),
 against which the generated scorers are tested on random tables.
 
 Every instance of every pattern is found first (combination patterns through their
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from compiler.arrangements import arrangements
-from compiler.context import HandContext
-from compiler.patterns import Pattern, Principles
+from cardavia.compiler.shapes.arrangements import arrangements
+from cardavia.compiler.scoring.context import HandContext
+from cardavia.compiler.scoring.patterns import Pattern, Principles
 
 
 def _instances(i: int, p: Pattern, ctx: Any) -> list[list[int]]:

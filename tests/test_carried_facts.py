@@ -17,10 +17,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from compiler import load_variant
-from compiler.context import HandContext
-from compiler.groups import make_group
-from compiler.hand import Hand, HandError, Meld, from_json_fast, meld_copies, tile_copies, to_json
+from cardavia.compiler import load_variant
+from cardavia.compiler.scoring.context import HandContext
+from cardavia.compiler.model.groups import make_group
+from cardavia.compiler.model.hand import Hand, HandError, Meld, from_json_fast, meld_copies, tile_copies, to_json
 
 DATA = Path(__file__).resolve().parent / "data"
 VARIANTS = ("mcr", "hk", "sichuan")

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from compiler import VariantError, compile_text, parse_notation
-from compiler import cache
-from compiler import source as source_mod
+from cardavia.compiler import VariantError, compile_text, parse_notation
+from cardavia.compiler.loading import cache
+from cardavia.compiler.loading import source as source_mod
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -45,8 +45,8 @@ def no_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("the cached variant was parsed again")
     monkeypatch.setattr(source_mod, "load", refuse)
-    monkeypatch.setattr("compiler.variant.load", refuse)
-    monkeypatch.setattr("compiler.expressions.parse", refuse)
+    monkeypatch.setattr("cardavia.compiler.variant.load", refuse)
+    monkeypatch.setattr("cardavia.compiler.language.expressions.parse", refuse)
 
 
 def summary(variant: object) -> list[object]:
@@ -145,7 +145,7 @@ def test_use_cache_false_neither_reads_nor_writes(cache_dir: Path) -> None:
 
 
 def test_a_fresh_process_loads_a_cached_variant_without_the_parsers(cache_dir: Path) -> None:
-    code = ("import sys; from compiler import load_variant; "
+    code = ("import sys; from cardavia.compiler import load_variant; "
             "[load_variant(n) for n in ('hk', 'mcr', 'sichuan')]; "
             "print(sorted({m.split('.')[0] for m in sys.modules} & {'yaml', 'lark', 'jsonschema'}))")
     env = dict(os.environ, PYTHONPATH=str(ROOT), **{cache.ENV_VAR: str(cache_dir)})
@@ -166,7 +166,7 @@ def test_the_entry_keeps_the_generated_scorers_and_a_warm_load_uses_them(
     kept = json.loads(entry.read_text(encoding="utf-8"))["scorers"]
     assert sorted(kept) == sorted(s.id for s in fresh.scoring.shapes)
     warm = compile_text(shipped(name), f"{name}.yaml")
-    import compiler.patterns as patterns_mod
+    import cardavia.compiler.scoring.patterns as patterns_mod
 
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("a scorer kept by the cache was generated again")

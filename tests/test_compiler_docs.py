@@ -15,12 +15,14 @@ from typing import Any, Iterator
 
 import pytest
 
-from compiler import compile_text, parse_notation, schema
-from compiler.arrangements import SHAPE_KINDS
-from compiler.context import PATTERN_NAMES
-from compiler.expressions import BOOL, FUNCTIONS, GROUP_ATTRS, PLAYER, PLAYER_ATTRS, TILE_ATTRS, Env, generate
-from compiler.patterns import PRINCIPLES
-from compiler.settlement import PAYERS, WIN_NAMES
+from cardavia.compiler import compile_text, parse_notation
+
+from cardavia.compiler.loading import schema
+from cardavia.compiler.shapes.arrangements import SHAPE_KINDS
+from cardavia.compiler.scoring.context import PATTERN_NAMES
+from cardavia.compiler.language.expressions import BOOL, FUNCTIONS, GROUP_ATTRS, PLAYER, PLAYER_ATTRS, TILE_ATTRS, Env, generate
+from cardavia.compiler.scoring.patterns import PRINCIPLES
+from cardavia.compiler.settlement import PAYERS, WIN_NAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = (ROOT / "docs" / "variant-language.md").read_text(encoding="utf-8")

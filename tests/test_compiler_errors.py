@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from cardavia.cli import main
-from compiler import VariantError, compile_file, compile_text
-from compiler.errors import Problem
+from cardavia.compiler import VariantError, compile_file, compile_text
+from cardavia.compiler.errors import Problem
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -16,9 +16,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from compiler import VariantError, compile_text
-from compiler.context import PATTERN_NAMES
-from compiler.expressions import FUNCTIONS, GROUP_ATTRS, PLAYER_ATTRS, TILE_ATTRS
+from cardavia.compiler import VariantError, compile_text
+from cardavia.compiler.scoring.context import PATTERN_NAMES
+from cardavia.compiler.language.expressions import FUNCTIONS, GROUP_ATTRS, PLAYER_ATTRS, TILE_ATTRS
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = {p.stem: p.read_text(encoding="utf-8") for p in sorted((ROOT / "variants").glob("*.yaml"))}

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from compiler.expressions import (BOOL, GROUP, INT, STR, TILE, Env, ExpressionError, build, compile_expression,
+from cardavia.compiler.language.expressions import (BOOL, GROUP, INT, STR, TILE, Env, ExpressionError, build, compile_expression,
                                   generate, list_of, set_of)
-from compiler.groups import TILES, Group
-from compiler.tiles import kind_of
+from cardavia.compiler.model.groups import TILES, Group
+from cardavia.compiler.model.tiles import kind_of
 
 NAMES = Env.of({"n": INT, "m": INT, "flag": BOOL, "word": STR, "win": TILE, "xs": list_of(INT),
                 "hand": list_of(TILE), "chows": list_of(GROUP), "pair": GROUP})
@@ -161,8 +161,8 @@ def test_generated_code_cannot_reach_python() -> None:
                                   "count(t in concealed_tiles: t.rank == 1 + len(declared))",
                                   "sum(r in [1, 5, 9]: count(t in tiles: t.rank == r))"])
 def test_a_count_by_rank_or_suit_reads_the_copies_per_kind(hand: str, text: str) -> None:
-    from compiler import parse_notation
-    from compiler.context import PATTERN_NAMES, HandContext
+    from cardavia.compiler import parse_notation
+    from cardavia.compiler.scoring.context import PATTERN_NAMES, HandContext
 
     env = Env.of({name: t for name, (t, _) in PATTERN_NAMES.items()})
     fast = compile_expression(text, env)

@@ -1,6 +1,6 @@
 """The per-hand facts computed the fast way agree with their definitions.
 
-The waits are worked out from per-suit tables and masks (compiler/arrangements.py
+The waits are worked out from per-suit tables and masks (compiler/shapes/arrangements.py
 ``held_wait_mask``); here they are checked against the definition, a trial of every
 kind with ``completes``, for random held hands of every shape of the shipped variants.
 The context's facts are checked against a direct count of the hand's tiles.
@@ -15,12 +15,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from compiler import from_json, load_variant
-from compiler.arrangements import (_MATCHERS, KNITTED_KINDS, _Prepared, arrangements, completes, held_wait_mask,
+from cardavia.compiler import from_json, load_variant
+from cardavia.compiler.shapes.arrangements import (_MATCHERS, KNITTED_KINDS, _Prepared, arrangements, completes, held_wait_mask,
                                    held_waits, matcher_bounds, suit_keys)
-from compiler.context import HandContext
-from compiler.groups import TILES
-from compiler.hand import Hand, HandError, Meld
+from cardavia.compiler.scoring.context import HandContext
+from cardavia.compiler.model.groups import TILES
+from cardavia.compiler.model.hand import Hand, HandError, Meld
 
 VARIANTS = ("mcr", "hk", "sichuan")
 SHAPES = {v: load_variant(v).scorer.shapes for v in VARIANTS}
@@ -174,7 +174,7 @@ def test_a_variant_with_fewer_copies_checks_requests_read_straight_away() -> Non
     """A request read by the direct path (at most four copies of a playable kind) skips the
     scorer's tile test only where the variant has every kind four times: a house rule with
     three copies of each dragon still turns a fourth away."""
-    from compiler import compile_text, from_json
+    from cardavia.compiler import compile_text, from_json
 
     text = (Path(__file__).resolve().parent.parent / "variants" / "mcr.yaml").read_text(encoding="utf-8")
     assert "{group: dragons, copies: 4}" in text

@@ -1,6 +1,6 @@
 """The fast paths of the batch front end give exactly what the checking paths give.
 
-``compiler.hand.from_json`` takes a direct path for well-formed requests and hands
+``compiler.model.hand.from_json`` takes a direct path for well-formed requests and hands
 anything unusual to ``_from_json``, the path that checks every field and explains bad
 input. Whatever the request, the two must agree: the same Hand (same fields, same types,
 same field order) or the same HandError message. Requests are generated well-formed and
@@ -20,10 +20,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from compiler import fastjson
-from compiler import hand as hand_module
-from compiler.hand import Hand, HandError, _from_json, from_json, tile_copies
-from compiler.tiles import CODES
+from cardavia.compiler.scoring import fastjson
+from cardavia.compiler.model import hand as hand_module
+from cardavia.compiler.model.hand import Hand, HandError, _from_json, from_json, tile_copies
+from cardavia.compiler.model.tiles import CODES
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "tests" / "data" / "mcr-sample.jsonl"
@@ -43,7 +43,7 @@ def _outcome(fn: Any, obj: Any) -> tuple[str, Any]:
         return ("error", str(exc))
     assert type(hand) is Hand
     fields = vars(hand).copy()
-    copies = fields.pop("_copies", None)  # what the fast path leaves for compiler/context.py
+    copies = fields.pop("_copies", None)  # what the fast path leaves for compiler/scoring/context.py
     if copies is not None:
         assert copies == tile_copies(Hand(**fields))  # the same as counted on a Hand built the usual way
     return ("hand", [(name, type(value), value) for name, value in fields.items()])
@@ -219,7 +219,7 @@ def test_from_json_fast_returns_none_where_the_checking_path_is_needed() -> None
 # ------------------------------------------------------------ the --jsonl loop
 
 from cardavia.commands import score as score_command  # noqa: E402
-from compiler import load_variant  # noqa: E402
+from cardavia.compiler import load_variant  # noqa: E402
 
 needs_fast_json = pytest.mark.skipif(not fastjson.AVAILABLE, reason="msgspec (the 'fast' extra) is not installed")
 
@@ -393,7 +393,7 @@ def test_without_msgspec_the_batch_answers_the_same(tmp_path: Path) -> None:
 
     data = ("\n".join(_lines()[:300]) + "\n").encode("utf-8")
     script = ("import sys; sys.modules['msgspec'] = None\n"  # as if it were not installed
-              "from compiler import fastjson\n"
+              "from cardavia.compiler.scoring import fastjson\n"
               "assert not fastjson.AVAILABLE and fastjson.hand_from_line(sys.argv[1]) is None\n"
               "from cardavia.cli import main\n"
               "sys.exit(main(['score', 'mcr', '--jsonl']))\n")
@@ -406,7 +406,7 @@ def test_without_msgspec_the_batch_answers_the_same(tmp_path: Path) -> None:
 def test_the_facts_read_from_a_line_are_those_of_its_hand() -> None:
     """facts_from_line makes no Hand: its facts are those HandContext takes from the Hand
     hand_from_line reads, the Hand it makes on demand is that Hand, and a scorer answers alike."""
-    from compiler.context import HandContext
+    from cardavia.compiler.scoring.context import HandContext
 
     slots = [n for n in HandContext.__slots__ if n not in ("_hand", "_shapes", "_facts", "__dict__")]
     scorers = {v: load_variant(v).scorer for v in ("mcr", "hk", "sichuan")}
@@ -429,7 +429,7 @@ def _evaluated(evaluate: Any, what: Any) -> Any:
 
 @needs_fast_json
 def test_facts_evaluated_by_another_variant_forget_the_waits_of_the_first() -> None:
-    from compiler.context import HandContext
+    from cardavia.compiler.scoring.context import HandContext
 
     mcr, hk = load_variant("mcr").scorer, load_variant("hk").scorer
     differed = 0

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from compiler import HandError, from_json, load_variant, parse_notation
+from cardavia.compiler import HandError, from_json, load_variant, parse_notation
 
 # The shared oracle when the checkout sits beside shared/ (as in CI); otherwise the copy
 # shipped with the tests, so the comparison never silently skips.

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from compiler import VariantError, compile_text, parse_notation
+from cardavia.compiler import VariantError, compile_text, parse_notation
 
 HEAD = """
 id: toy

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from compiler import from_json, load_variant
+from cardavia.compiler import from_json, load_variant
 
 pytest.importorskip("MahjongGB")
 

@@ -25,13 +25,13 @@ from typing import Any, Iterator
 import pytest
 import yaml
 
-from compiler import schema
-from compiler.arrangements import SHAPE_KINDS
-from compiler.context import PATTERN_NAMES
-from compiler.expressions import FUNCTIONS, GROUP_ATTRS, PLAYER_ATTRS, TILE_ATTRS
-from compiler.groups import GROUP_KINDS
-from compiler.hand import MELD_KINDS, Hand
-from compiler.settlement import PAYERS, WIN_NAMES
+from cardavia.compiler.loading import schema
+from cardavia.compiler.shapes.arrangements import SHAPE_KINDS
+from cardavia.compiler.scoring.context import PATTERN_NAMES
+from cardavia.compiler.language.expressions import FUNCTIONS, GROUP_ATTRS, PLAYER_ATTRS, TILE_ATTRS
+from cardavia.compiler.model.groups import GROUP_KINDS
+from cardavia.compiler.model.hand import MELD_KINDS, Hand
+from cardavia.compiler.settlement import PAYERS, WIN_NAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 CHECKED_DIRS = ("compiler", "runtime")

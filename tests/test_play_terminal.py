@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from runtime.terminal import play_session
+from cardavia.runtime.terminal import play_session
 
 ROOT = Path(__file__).resolve().parent.parent
 

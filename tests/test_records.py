@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from compiler.hand import Hand, Meld
-from compiler.records import FrozenRecord, Record
-from compiler.scorer import ScoreResult
-from compiler.variant import CompiledVariant
+from cardavia.compiler.model.hand import Hand, Meld
+from cardavia.compiler.records import FrozenRecord, Record
+from cardavia.compiler.scoring.scorer import ScoreResult
+from cardavia.compiler.variant import CompiledVariant
 
 
 class _Point(FrozenRecord):

@@ -3,12 +3,12 @@ end-of-wall settlement (kong refunds, flower pig, ready check), last tile; exact
 
 from __future__ import annotations
 
-from compiler import load_variant
-from runtime.actions import Action
-from runtime.controllers import DrawnTileAutoplay
-from runtime.deal import Deal
-from runtime.replay import replay
-from runtime.wall import wall_from_codes
+from cardavia.compiler import load_variant
+from cardavia.runtime.actions import Action
+from cardavia.runtime.controllers import DrawnTileAutoplay
+from cardavia.runtime.deal import Deal
+from cardavia.runtime.replay import replay
+from cardavia.runtime.wall import wall_from_codes
 from scenarios.helpers import checked, run_cli, scenario
 
 

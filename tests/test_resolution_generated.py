@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import resolution_reference as reference
 from test_mcr_principles import HEAD as TOY_HEAD
-from compiler import HandError, compile_text, parse_notation
+from cardavia.compiler import HandError, compile_text, parse_notation
 
 HEAD = TOY_HEAD + "    - {id: pairs, kind: pairs, sets: 7}\n"
 

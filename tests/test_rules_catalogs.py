@@ -14,7 +14,7 @@ from cardavia.render.catalog import (catalog_path, is_translated, load_catalog, 
                                      template_path, translated_languages, translator, variant_messages)
 from cardavia.render.extract import build_template, template_is_current
 from cardavia.render.languages import LANGUAGES, UnknownLanguage, language
-from compiler.registry import load_variant, shipped_variants
+from cardavia.compiler.registry import load_variant, shipped_variants
 
 LANGS = translated_languages()
 PLACEHOLDER = re.compile(r"\{[a-z_]+\}|%\([a-z_]+\)s")

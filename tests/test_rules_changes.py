@@ -14,8 +14,8 @@ from cardavia.render.catalog import missing_translation_lines, missing_translati
 from cardavia.render.languages import LANGUAGES
 from cardavia.render.pages import game_document, render_game
 from cardavia.render.reader import has_number, read_page
-from compiler import compile_file
-from compiler.registry import variants_dir
+from cardavia.compiler import compile_file
+from cardavia.compiler.registry import variants_dir
 
 TAGS = [lang.tag for lang in LANGUAGES]
 

@@ -10,7 +10,7 @@ import pytest
 from cardavia.cli import main
 from cardavia.render.languages import LANGUAGES
 from cardavia.render.reader import read_page
-from compiler.registry import shipped_variants, variants_dir
+from cardavia.compiler.registry import shipped_variants, variants_dir
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

@@ -14,7 +14,7 @@ import pytest
 from cardavia.render.catalog import translator
 from cardavia.render.languages import LANGUAGES
 from cardavia.render.pages import game_document, render_game
-from compiler.registry import load_variant, shipped_variants
+from cardavia.compiler.registry import load_variant, shipped_variants
 from cardavia.render.reader import has_number, read_page
 
 VARIANTS = shipped_variants()

@@ -19,7 +19,7 @@ from cardavia.render import formulas
 from cardavia.render.catalog import Translator, humanize, translator
 from cardavia.render.pages import render_family, render_game
 from cardavia.render.reader import PageReader, read_page
-from compiler.registry import load_variant
+from cardavia.compiler.registry import load_variant
 
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 

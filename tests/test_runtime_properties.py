@@ -12,15 +12,15 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from compiler import load_variant
-from compiler.arrangements import completes
-from runtime.actions import Action, IllegalAction
-from runtime.bots import BaselineBot, RandomBot
-from runtime.deal import Deal
-from runtime.replay import replay
-from runtime.shanten import shanten, suit_keys, winning_kinds
-from runtime.validator import validate
-from runtime.wall import shuffled_wall
+from cardavia.compiler import load_variant
+from cardavia.compiler.shapes.arrangements import completes
+from cardavia.runtime.actions import Action, IllegalAction
+from cardavia.runtime.bots import BaselineBot, RandomBot
+from cardavia.runtime.deal import Deal
+from cardavia.runtime.replay import replay
+from cardavia.runtime.shanten import shanten, suit_keys, winning_kinds
+from cardavia.runtime.validator import validate
+from cardavia.runtime.wall import shuffled_wall
 
 VARIANTS = ("hk", "mcr", "sichuan")
 
@@ -217,7 +217,7 @@ def _reference_shanten(counts: list[int], sets: int) -> int:
 @given(data=st.data())
 def test_suit_key_tables_give_the_exact_standard_shanten(data: st.DataObject) -> None:
     """The bit-mask split tables, merged and evaluated by id, equal a plain search (any shanten)."""
-    from runtime.shanten import standard_shanten
+    from cardavia.runtime.shanten import standard_shanten
 
     pool = [k for k in range(34) for _ in range(4)]
     if data.draw(st.booleans()):

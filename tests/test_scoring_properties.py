@@ -20,8 +20,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from compiler import from_json, load_variant
-from compiler.tiles import CODES
+from cardavia.compiler import from_json, load_variant
+from cardavia.compiler.model.tiles import CODES
 
 VARIANTS = ("hk", "mcr", "sichuan")
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -352,8 +352,8 @@ def _normal(hand: Any) -> tuple:
 
 @pytest.mark.parametrize("name", VARIANTS)
 def test_notation_and_json_round_trip(name):
-    from compiler import parse_notation
-    from compiler.hand import to_json
+    from cardavia.compiler import parse_notation
+    from cardavia.compiler.model.hand import to_json
 
     @settings(max_examples=60, deadline=None)
     @given(winning_requests(name))

@@ -10,7 +10,7 @@ import json
 import pytest
 
 from cardavia.cli import main
-from compiler import HandError, load_variant, parse_notation
+from cardavia.compiler import HandError, load_variant, parse_notation
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""The per-suit tables of compiler/arrangements.py: the precomputed set of splitting suits
+"""The per-suit tables of compiler/shapes/arrangements.py: the precomputed set of splitting suits
 (kept in the compile cache's folder) and the direct honor rule agree with the search they
 replace, and a damaged table file is ignored and written again."""
 
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from compiler import arrangements as A
-from compiler import cache
+from cardavia.compiler.shapes import arrangements as A
+from cardavia.compiler.loading import cache
 
 
 @pytest.fixture()

@@ -1,9 +1,10 @@
-"""Installed, not only editable: the wheel carries the variants and locales, and works.
+"""Installed, not only editable: the wheel is one package, carries the variants and locales, and works.
 
-Builds the wheel (offline: no build isolation, hatchling comes with the test extra),
-checks its contents, installs it into a fresh virtual environment (system site-packages
-for the dependencies, ``--no-deps --no-index``: no network) and runs ``cardavia check``
-from an unrelated folder. Takes about 20 seconds: ``-m "not slow"`` skips it.
+Builds the wheel (offline: no build isolation, setuptools comes with the test extra),
+checks its contents, installs it into a fresh virtual environment (``--no-deps
+--no-index``: no network) that sees the dependencies of the environment running the
+tests through a ``.pth`` file, and runs ``cardavia check`` from an unrelated folder.
+Takes about 20 seconds: ``-m "not slow"`` skips it.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import sysconfig
 import zipfile
 from pathlib import Path
 
@@ -29,13 +31,23 @@ def run(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> subproc
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    pytest.importorskip("hatchling", reason="the test extra installs hatchling to build offline")
+    pytest.importorskip("setuptools", reason="the test extra installs setuptools to build offline")
     out = tmp_path_factory.mktemp("dist")
     run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index", "-q",
          "-w", str(out), str(ROOT)], cwd=out)
     wheels = list(out.glob("cardavia-*.whl"))
     assert len(wheels) == 1, wheels
     return wheels[0]
+
+
+def test_wheel_installs_one_package(wheel: Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    tops = {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")}
+    assert tops == {"cardavia"}, tops
+    for folder in ("compiler", "runtime"):
+        modules = {p.relative_to(ROOT).with_suffix("").as_posix() for p in (ROOT / folder).rglob("*.py")}
+        for module in modules:
+            assert f"cardavia/{module}.py" in names, f"{module} is missing from the wheel"
 
 
 def test_wheel_carries_the_data(wheel: Path) -> None:
@@ -48,25 +60,31 @@ def test_wheel_carries_the_data(wheel: Path) -> None:
     locale_files = [p.relative_to(ROOT).as_posix() for p in (ROOT / "locales").rglob("*") if p.is_file()]
     for rel in locale_files:
         assert f"cardavia/{rel}" in names, f"{rel} is missing from the wheel"
-    for data in ("compiler/variant.schema.json", "compiler/expression.lark", "compiler/py.typed"):
-        assert data in names
+    for data in ("compiler/loading/variant.schema.json", "compiler/language/expression.lark", "py.typed"):
+        assert f"cardavia/{data}" in names
     assert any(n.endswith("entry_points.txt") for n in names)
 
 
 def test_installed_wheel_checks_the_shipped_variants(wheel: Path, tmp_path: Path) -> None:
     venv = tmp_path / "venv"
-    run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], cwd=tmp_path)
+    run([sys.executable, "-m", "venv", "--without-pip", str(venv)], cwd=tmp_path)
     bindir = venv / ("Scripts" if os.name == "nt" else "bin")
     python = bindir / "python"
-    run([str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-index", str(wheel)], cwd=tmp_path)
+    # The dependencies come from the environment running the tests (a path in a .pth file:
+    # its own .pth files, the editable install's among them, are not run).
+    purelib = run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], cwd=tmp_path)
+    deps = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
+    (Path(purelib.stdout.strip()) / "test-dependencies.pth").write_text("\n".join(sorted(deps)) + "\n")
+    run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps", "--no-index",
+         str(wheel)], cwd=tmp_path)
 
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     env["CARDAVIA_CACHE_DIR"] = str(tmp_path / "cache")
 
-    where = run([str(python), "-c", "import cardavia, compiler, compiler.registry as r; "
-                 "print(cardavia.__file__); print(compiler.__file__); print(r.variants_dir()); print(r.locales_dir())"],
+    where = run([str(python), "-c", "import cardavia, cardavia.compiler.registry as r, cardavia.render.catalog as c; "
+                 "print(cardavia.__file__); print(r.__file__); print(r.variants_dir()); print(c.locales_dir())"],
                 cwd=elsewhere, env=env).stdout.split()
     site = venv.resolve()
     for path in where:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from compiler import VariantError
+from cardavia.compiler import VariantError
 
 
 def print_problems(exc: VariantError) -> None:

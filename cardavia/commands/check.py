@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from compiler import VariantError, load_variant
+from cardavia.compiler import VariantError, load_variant
 from cardavia.commands import print_problems
 
 

@@ -20,8 +20,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from compiler import VariantError
-    from runtime.terminal import play_session
+    from cardavia.compiler import VariantError
+    from cardavia.runtime.terminal import play_session
 
     try:
         return play_session(args.variant, args.seed, sys.stdin, sys.stdout)

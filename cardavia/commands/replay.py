@@ -20,7 +20,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from runtime.replay import ScenarioError, replay
+    from cardavia.runtime.replay import ScenarioError, replay
 
     try:
         if args.scenario == "-":

@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from compiler import VariantError, load_variant
+from cardavia.compiler import VariantError, load_variant
 from cardavia.commands import print_problems
 
 

@@ -15,11 +15,11 @@ import json
 import sys
 from typing import IO, Any, Iterable, Iterator
 
-from compiler import HandError, VariantError, from_json, load_variant, parse_notation
-from compiler.context import HandContext
-from compiler.fastjson import AVAILABLE as FAST_JSON, facts_from_line
-from compiler.hand import Hand
-from compiler.tiles import WIND_LETTERS, TileError
+from cardavia.compiler import HandError, VariantError, from_json, load_variant, parse_notation
+from cardavia.compiler.scoring.context import HandContext
+from cardavia.compiler.scoring.fastjson import AVAILABLE as FAST_JSON, facts_from_line
+from cardavia.compiler.model.hand import Hand
+from cardavia.compiler.model.tiles import WIND_LETTERS, TileError
 from cardavia.commands import print_problems
 
 #: What a request can get wrong; anything else is an internal error, still reported per line.
@@ -160,7 +160,7 @@ class LineEncoder:
         return self(HandContext(hand, None, self.shapes))
 
     def __call__(self, facts: HandContext) -> str:
-        """The line of the facts of a hand (compiler/fastjson.py ``facts_from_line``)."""
+        """The line of the facts of a hand (compiler/scoring/fastjson.py ``facts_from_line``)."""
         valid, total, ev, _, _ = self.evaluate(facts)
         if ev is None:
             return _NOT_A_WIN
@@ -192,7 +192,7 @@ def jsonl(variant: Any, source: IO[bytes], out: IO[str]) -> int:
         for raw in lines:
             number += 1
             if fast_facts is not None:
-                # A request read straight from the bytes (compiler/fastjson.py) is answered
+                # A request read straight from the bytes (compiler/scoring/fastjson.py) is answered
                 # here; any other line takes the path below, which explains what is wrong.
                 facts = fast_facts(raw)
                 if facts is not None:

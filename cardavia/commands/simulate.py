@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from runtime.bots import KINDS
+from cardavia.runtime.bots import KINDS
 from cardavia.commands import print_problems
 
 
@@ -29,8 +29,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from compiler import VariantError
-    from runtime.simulate import simulate
+    from cardavia.compiler import VariantError
+    from cardavia.runtime.simulate import simulate
 
     if args.deals < 0:
         print("error: --deals must be 0 or more", file=sys.stderr)

@@ -29,11 +29,17 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from compiler.registry import locales_dir
-
 from .languages import LANGUAGES, SOURCE, Language, language
 
 DOMAIN = "cardavia"
+
+
+def locales_dir() -> Path:
+    """The gettext catalogs: ``cardavia/locales`` when installed, the repository's
+    ``locales/`` in a checkout (where ``cardavia/`` is the folder beside it)."""
+    package = Path(__file__).resolve().parent.parent
+    installed = package / "locales"
+    return installed if installed.is_dir() else package.parent / "locales"
 
 
 def catalog_path(lang: Language, root: Path | None = None) -> Path:

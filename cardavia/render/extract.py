@@ -27,9 +27,9 @@ from babel.messages.extract import extract_python
 from babel.messages.pofile import read_po, write_po
 from jinja2.ext import babel_extract
 
-from compiler.registry import load_variant, locales_dir, shipped_variants
+from cardavia.compiler.registry import load_variant, shipped_variants
 
-from .catalog import DOMAIN, catalog_path, template_path, variant_messages
+from .catalog import DOMAIN, catalog_path, locales_dir, template_path, variant_messages
 from .languages import LANGUAGES
 
 PACKAGE = Path(__file__).parent

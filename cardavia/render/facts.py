@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from compiler.tiles import TILE_GROUPS, WIND_LETTERS
+from cardavia.compiler.model.tiles import TILE_GROUPS, WIND_LETTERS
 
 
 @dataclass(frozen=True)
@@ -23,7 +23,7 @@ class TileGroupFact:
 class ShapeFact:
     id: str
     name: str
-    kind: str  # an engine shape kind (compiler.arrangements.SHAPE_KINDS)
+    kind: str  # an engine shape kind (compiler.shapes.arrangements.SHAPE_KINDS)
     sets: int
     quads_as_two_pairs: bool
     tiles: tuple[int, ...]

@@ -8,7 +8,7 @@ fact the variant file changes changes the sentence in every language.
 
 from __future__ import annotations
 
-from compiler.tiles import CODES, TILE_GROUPS, is_dragon, is_honor, is_terminal, is_wind
+from cardavia.compiler.model.tiles import CODES, TILE_GROUPS, is_dragon, is_honor, is_terminal, is_wind
 
 from . import formulas
 from .catalog import Translator, context, humanize

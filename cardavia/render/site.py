@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from compiler.registry import load_variant, shipped_variants
+from cardavia.compiler.registry import load_variant, shipped_variants
 
 from .languages import LANGUAGES, Language
 from .pages import family_document, render_family, render_game, render_index, render_root

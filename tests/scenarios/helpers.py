@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 from typing import Any, Sequence
 
-from compiler import load_variant
-from runtime.validator import validate
-from runtime.wall import build_wall, wall_from_codes
+from cardavia.compiler import load_variant
+from cardavia.runtime.validator import validate
+from cardavia.runtime.wall import build_wall, wall_from_codes
 
 HERE = Path(__file__).resolve().parent
 

@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Any, Callable
 if TYPE_CHECKING:  # Lark is imported when an expression is parsed, not when a cached variant loads
     from lark import Lark, Token, Tree
 
-from .errors import did_you_mean as _did_you_mean
-from .groups import TILES
-from .records import FrozenRecord
-from .tiles import CODES, TileError, kind_of
+from ..errors import did_you_mean as _did_you_mean
+from ..model.groups import TILES
+from ..records import FrozenRecord
+from ..model.tiles import CODES, TileError, kind_of
 
 # ------------------------------------------------------------------- types
 
@@ -287,7 +287,7 @@ def _parser() -> Lark:
     """The parser, built once per process (its tables kept in the compile cache folder)."""
     from lark import Lark
 
-    from .cache import parser_cache_file
+    from ..loading.cache import parser_cache_file
 
     return Lark(_GRAMMAR_PATH.read_text(encoding="utf-8"), parser="lalr", propagate_positions=True,
                 maybe_placeholders=False, cache=parser_cache_file() or False)
@@ -734,10 +734,10 @@ class Compiled:
     ``matches`` exists when the expression is a count over choices of groups,
     ``count(a, b in chows: ...)``: ``matches(c)`` returns the list counted over and the
     index tuples of every choice counted, so an engine can tell which groups each
-    counted choice used (see compiler/patterns.py, combination patterns); ``domain`` is
+    counted choice used (see compiler/scoring/patterns.py, combination patterns); ``domain`` is
     the source of that list and ``choice`` the condition on one choice (on G[i0], ...).
     ``consts`` are the namespace additions the source needs (none: an engine may paste
-    the source into its own generated code, as compiler/codegen.py does).
+    the source into its own generated code, as compiler/scoring/codegen.py does).
     """
 
     __slots__ = ("text", "type", "source", "names", "arity", "domain", "choice", "consts", "_fn", "_matches",
@@ -760,7 +760,7 @@ class Compiled:
         self._matches = matches
         self._matcher = matcher
         self._filename = filename
-        self._compile = compile_code  # e.g. a compile cache's store of code objects (compiler/cache.py)
+        self._compile = compile_code  # e.g. a compile cache's store of code objects (compiler/loading/cache.py)
 
     def _namespace(self) -> dict[str, Any]:
         namespace = dict(BASE_NAMESPACE)

@@ -2,13 +2,13 @@
 
 msgspec (the optional ``fast`` extra) decodes a line into the request's fields and checks
 their JSON types as it goes, in C: what is left for Python is what
-:func:`compiler.hand.checked_hand` does with the values. Over the MCR sample that is a
+:func:`compiler.model.hand.checked_hand` does with the values. Over the MCR sample that is a
 quarter fewer instructions than decoding to a dict (orjson) and checking each value's
-type in Python (:func:`compiler.hand.from_json_fast`), and half the time of json.loads
-and :func:`compiler.hand.from_json`.
+type in Python (:func:`compiler.model.hand.from_json_fast`), and half the time of json.loads
+and :func:`compiler.model.hand.from_json`.
 
 :func:`hand_from_line` answers only what it can answer exactly as ``json.loads`` +
-:func:`compiler.hand.from_json` would; for anything else it gives None and the caller
+:func:`compiler.model.hand.from_json` would; for anything else it gives None and the caller
 takes that path, which also explains what is wrong.
 """
 
@@ -18,8 +18,8 @@ import sys
 from typing import Any, Callable, Literal
 
 from .context import HandContext, hand_facts
-from .hand import MELD_KINDS, Hand, checked_hand
-from .tiles import KINDS, WIND_LETTERS, is_bonus
+from ..model.hand import MELD_KINDS, Hand, checked_hand
+from ..model.tiles import KINDS, WIND_LETTERS, is_bonus
 
 #: The longest line tried here. json.loads stops at the interpreter's recursion limit
 #: where msgspec reads deeper: a line shorter than the limit nests less than half as deep,
@@ -74,7 +74,7 @@ def hand_from_line(line: bytes | str) -> Hand | None:
 
 
 def facts_from_line(line: bytes | str, build: Callable[..., Any] | None = hand_facts) -> HandContext | None:
-    """The facts of a well-formed request line's hand (compiler/context.py ``hand_facts``:
+    """The facts of a well-formed request line's hand (compiler/scoring/context.py ``hand_facts``:
     what a scorer evaluates, with no Hand made on the way), or None (never an exception).
     With ``build=None``, the Hand instead.
 

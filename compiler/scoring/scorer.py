@@ -5,7 +5,7 @@ every declared shape -> the variant's ``valid_when`` conditions -> the pattern t
 on each arrangement (facts of the whole hand computed once and shared) -> keep the
 best (a limit hand first, then the highest total before the cap; a tie goes to an
 arrangement scoring a pattern of ``principles.prefer``, else to the first found: shapes
-in file order, see compiler/arrangements.py) -> minimum and cap.
+in file order, see compiler/shapes/arrangements.py) -> minimum and cap.
 """
 
 from __future__ import annotations
@@ -13,15 +13,15 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, TYPE_CHECKING
 
-from .arrangements import _MATCHERS, Arrangement, completes, matcher_bounds
+from ..shapes.arrangements import _MATCHERS, Arrangement, completes, matcher_bounds
 from .context import HandContext
-from .hand import MAX_COPIES, Hand, HandError
+from ..model.hand import MAX_COPIES, Hand, HandError
 from .patterns import Evaluation, Fan
-from .records import Record
-from .tiles import CODES, NUM_KINDS, is_bonus
+from ..records import Record
+from ..model.tiles import CODES, NUM_KINDS, is_bonus
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .variant import Scoring
+    from ..variant import Scoring
 
 
 class ScoreResult(Record):
@@ -74,7 +74,7 @@ class Scorer:
             self._over_add, self._over_bits = (127 - uniform) * ones, 0x80 * ones
         else:
             self._over_add, self._over_bits = 0, -1
-        # A hand compiler.hand.checked_hand built (its context keeps _copies) holds playable
+        # A hand compiler.model.hand.checked_hand built (its context keeps _copies) holds playable
         # kinds only, at most four copies of each: where the variant has every playable kind
         # four times or more, neither test can fail for it.
         self._checked_hands_pass = (uniform is not None and uniform >= MAX_COPIES
@@ -119,7 +119,7 @@ class Scorer:
 
     def evaluate_facts(self, facts: HandContext) -> tuple[bool, int, Evaluation | None, Arrangement | None,
                                                           str | None]:
-        """:meth:`evaluate_hand` for the facts of a hand (compiler/context.py ``hand_facts``,
+        """:meth:`evaluate_hand` for the facts of a hand (compiler/scoring/context.py ``hand_facts``,
         which a request can be read into without making a Hand): they stand for the hand.
         Facts first evaluated with other shapes forget what they worked out with those."""
         shapes = self.shapes

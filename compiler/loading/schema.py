@@ -13,7 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
-from .errors import Report
+from ..errors import Report
 from .source import Source
 
 if TYPE_CHECKING:  # pragma: no cover

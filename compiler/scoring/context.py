@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from .arrangements import SUIT_OF, UNIT_OF, Arrangement, ShapeSpec, _kinds_in, held_wait_mask
+from ..shapes.arrangements import SUIT_OF, UNIT_OF, Arrangement, ShapeSpec, _kinds_in, held_wait_mask
 from .codegen import KEY_NAMES, LAZY_NAMES
-from .expressions import BOOL, GROUP, INT, STR, TILE, TILE_LIST_COUNTS, TILE_LIST_MASKS, Type, list_of, set_of
-from .groups import TILES
-from .hand import Hand, tile_copies
+from ..language.expressions import BOOL, GROUP, INT, STR, TILE, TILE_LIST_COUNTS, TILE_LIST_MASKS, Type, list_of, set_of
+from ..model.groups import TILES
+from ..model.hand import Hand, tile_copies
 
 PATTERN_NAMES: dict[str, tuple[Type, str]] = {
     "shape": (STR, "the id of the winning shape (from scoring.shapes)"),
@@ -53,7 +53,7 @@ PATTERN_NAMES: dict[str, tuple[Type, str]] = {
 
 
 
-# Names computed on demand: generated code tests them after plain facts (compiler/codegen.py).
+# Names computed on demand: generated code tests them after plain facts (compiler/scoring/codegen.py).
 LAZY_NAMES.update({"c.waits", "c.unique_wait"})
 # Names holding one immutable value (tiles and groups are shared, never changed): generated
 # code may keep what a condition answers in a table keyed by them.
@@ -93,8 +93,8 @@ _SUIT_SETS = tuple(frozenset(s for s, bit in (("m", 1), ("p", 2), ("s", 4)) if n
 _NUM_TILES = len(TILES)
 _NO_COUNTS = bytes(_NUM_TILES + 1)
 _TILE_OF = TILES.__getitem__
-#: Kind k's 8 bits in a number of copies (compiler/hand.py ``BYTE_OF``): its four 72-bit
-#: slices are the suit keys of compiler/arrangements.py (9 ranks x 8 bits; the honors' 7 x 8).
+#: Kind k's 8 bits in a number of copies (compiler/model/hand.py ``BYTE_OF``): its four 72-bit
+#: slices are the suit keys of compiler/shapes/arrangements.py (9 ranks x 8 bits; the honors' 7 x 8).
 _KEY_BITS = (1 << 72) - 1
 #: A byte per kind (copies, as ``to_bytes`` gives them) -> b"1" where held, b"0" where not:
 #: read backwards in base 2, the kinds held as a mask.
@@ -121,7 +121,7 @@ class _Lazy:
 class HandContext:
     """One arrangement of one hand, as pattern expressions read it.
 
-    It is also what the shape matchers of compiler/arrangements.py read (the names of
+    It is also what the shape matchers of compiler/shapes/arrangements.py read (the names of
     ``_Prepared``: ``_concealed_counts``, ``_concealed_mask``, ``_keys``, ``_size``,
     ``declared``), so those are computed once per hand for both; it holds the Hand fields
     they read as well (``concealed``, ``melds``, ``win_tile``, ``self_drawn``), so it
@@ -255,10 +255,10 @@ def hand_facts(concealed: tuple[int, ...], melds: tuple[Any, ...], win: int, flo
                checked: bool = True, declared: list[Any] | None = None,
                ctx: HandContext | None = None) -> HandContext:
     """The hand-level facts of a context, from a Hand's fields (``copies``: as
-    :func:`~compiler.hand.tile_copies` gives them; ``checked``: the fields are known to be
-    a valid request's, as :func:`~compiler.hand.checked_hand` leaves them), set on ``ctx``
+    :func:`~compiler.model.hand.tile_copies` gives them; ``checked``: the fields are known to be
+    a valid request's, as :func:`~compiler.model.hand.checked_hand` leaves them), set on ``ctx``
     or on a new context without a Hand (:attr:`HandContext.hand` makes one on demand;
-    :meth:`~compiler.scorer.Scorer.evaluate_facts` gives it its shapes).
+    :meth:`~compiler.scoring.scorer.Scorer.evaluate_facts` gives it its shapes).
 
     The context also holds the Hand fields the shape matchers read (``concealed``,
     ``melds``, ``win_tile``, ``self_drawn``), so it stands for the hand there."""

@@ -10,7 +10,7 @@ Resolution of an arrangement, in this order (every step is configured by YAML):
 
 1. Patterns restricted to other shapes (``shapes``) are skipped. The conditions of a
    table are compiled into one function per shape that also applies steps 2-4
-   (compiler/codegen.py); a pattern that an accepted instance excluded whole is not
+   (compiler/scoring/codegen.py); a pattern that an accepted instance excluded whole is not
    evaluated at all.
 2. Limit patterns: if any holds, the first in table order is the whole result.
 3. Instances are taken in table order (one pattern's instances in the order its count
@@ -37,7 +37,7 @@ Resolution of an arrangement, in this order (every step is configured by YAML):
 4. Fallback patterns count only when nothing toward the minimum was counted.
 
 Between arrangements the scorer keeps the highest total; ``principles.prefer`` names
-patterns that win a tie (compiler/scorer.py).
+patterns that win a tie (compiler/scoring/scorer.py).
 """
 
 from __future__ import annotations
@@ -45,8 +45,8 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping, NamedTuple
 
 from .codegen import build_scorer, covers, covers_every_group, scorer_source
-from .expressions import Compiled
-from .records import FrozenRecord, Record
+from ..language.expressions import Compiled
+from ..records import FrozenRecord, Record
 
 #: The keys of ``scoring.principles``.
 PRINCIPLES = ("account_once", "non_identical", "prefer")
@@ -171,7 +171,7 @@ class Principles(FrozenRecord):
 
 class _Plan:
     """What one shape scores: its patterns split by role, in table order, and the
-    generated function scoring an arrangement of that shape (compiler/codegen.py)."""
+    generated function scoring an arrangement of that shape (compiler/scoring/codegen.py)."""
 
     def __init__(self, table: "PatternTable", shape: str, build: bool = True) -> None:
         entries = [(i, p) for i, p in enumerate(table.patterns) if p.shapes is None or shape in p.shapes]
@@ -201,7 +201,7 @@ class _Plan:
         self.score: Callable[[Any], Evaluation] = score
 
     def source(self) -> dict[str, Any]:
-        """The generated scorer of this shape, as plain data (compiler/codegen.py)."""
+        """The generated scorer of this shape, as plain data (compiler/scoring/codegen.py)."""
         table = self.table
         return scorer_source(self.limits, self.ordinary, table._state_lines(self.ordinary), table._guards,
                              table._accept_lines, table._result(bool(self.fallbacks)), table._local_covers())
@@ -336,7 +336,7 @@ class PatternTable:
 
     # ---------------------------------------------------- generated scoring
     #
-    # The generated scorer (compiler/codegen.py) resolves instances as it finds them, in
+    # The generated scorer (compiler/scoring/codegen.py) resolves instances as it finds them, in
     # table order, with plain local variables: ``dead<w>`` (a bit per pattern excluded
     # whole, _dead_bit), ``acc`` (accepted (position, cover, count) tuples, in table order), and
     # only where the table needs them: ``W<q>`` the covers within which combination q
@@ -383,7 +383,7 @@ class PatternTable:
     def _find_local_covers(self) -> frozenset[int]:
         """The combination patterns whose covers may number the groups of their own list
         (bit j: its j-th element) rather than the arrangement's groups, so that a choice
-        comes with its cover from a table keyed by the list's kinds (compiler/codegen.py).
+        comes with its cover from a table keyed by the list's kinds (compiler/scoring/codegen.py).
 
         That holds where the covers of different patterns never meet unless they number
         the same list: in a table that sums as it accepts (nothing is taken back), every
@@ -518,7 +518,7 @@ class PatternTable:
         return Evaluation([(i, value, 1)], value, value if p.toward_minimum else 0, True, self)
 
     def evaluate(self, ctx: Any) -> Evaluation:
-        """Score one arrangement (a context of :mod:`compiler.context`)."""
+        """Score one arrangement (a context of :mod:`compiler.scoring.context`)."""
         return (self.scorers.get(ctx.shape) or self.scorer(ctx.shape))(ctx)
 
     def scorer(self, shape: str) -> Callable[[Any], Evaluation]:

@@ -21,7 +21,7 @@ something the file lacks writes the file again), not when the entry is written: 
 entry stays plain data for any Python.
 
 Tables an engine precomputes once (e.g. every suit's tile counts that split into sets,
-compiler/arrangements.py) are kept in the same folder as bytes (:func:`table`), under a
+compiler/shapes/arrangements.py) are kept in the same folder as bytes (:func:`table`), under a
 name that changes with what computes them, with a digest that lets a damaged file be
 noticed, ignored and written again.
 
@@ -42,7 +42,7 @@ from pathlib import Path
 from types import CodeType
 from typing import Any, Callable
 
-from .expressions import Recipe, Type
+from ..language.expressions import Recipe, Type
 
 try:  # BLAKE2 as Python builds it in: importing hashlib would load OpenSSL (milliseconds per start)
     from _blake2 import blake2b as _blake2b
@@ -71,10 +71,10 @@ def cache_dir() -> Path | None:
 def compiler_version() -> str:
     """A digest of the compiler's own files: any change to the compiler invalidates the cache."""
     h = hasher(f"{FORMAT}\0{sys.version_info[:2]}\0".encode())
-    here = Path(__file__).resolve().parent
-    for path in sorted(here.iterdir()):
+    package = Path(__file__).resolve().parent.parent  # the whole compiler, every stage
+    for path in sorted(package.rglob("*")):
         if path.suffix in (".py", ".lark", ".json") and path.is_file():
-            h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+            h.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()
 
 
@@ -244,7 +244,7 @@ class CodeStore:
 
 class StoredSource(dict):  # type: ignore[type-arg]
     """A generated scorer's source (plain data) read from a cache entry, with that entry's
-    :class:`CodeStore`, which compiler/codegen.py's build_scorer compiles it through."""
+    :class:`CodeStore`, which compiler/scoring/codegen.py's build_scorer compiles it through."""
 
     def __init__(self, source: dict[str, Any], codes: CodeStore) -> None:
         super().__init__(source)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from .records import FrozenRecord
+from ..records import FrozenRecord
 
 SUITS = ("m", "p", "s")
 SUIT_LETTERS = "mpszf"

@@ -25,9 +25,9 @@ from itertools import permutations, product
 from operator import attrgetter
 from typing import Any, Iterable, Iterator, Sequence
 
-from .groups import Group, make_group
-from .hand import Hand
-from .records import FrozenRecord
+from ..model.groups import Group, make_group
+from ..model.hand import Hand
+from ..records import FrozenRecord
 
 #: Engine shape kinds, configured by ``scoring.shapes`` in a variant file.
 SHAPE_KINDS = ("sets_and_pair", "pairs", "unique_plus_pair", "knitted_and_honors", "knitted_sets_and_pair")
@@ -429,7 +429,7 @@ def splitting_suits() -> bytes:
     every process would cost more than the searches it saves."""
     global _SPLITTING
     if _SPLITTING is None:
-        from . import cache  # here: the compile cache imports the expression compiler
+        from ..loading import cache
 
         _SPLITTING = b"" if cache.cache_dir() is None else cache.table(
             f"splitting-suits-{cache.compiler_version()[:24]}", _splitting_bits,
@@ -674,7 +674,7 @@ class _Prepared:
     """What every matcher reads of one hand, computed once: the concealed counts (winning
     tile included; the list may be longer than 34, the rest zeros, and is only read), the
     kinds held as a mask, the suit keys of those counts, their number, the declared
-    groups. The scorer passes its :class:`~compiler.context.HandContext` instead, which
+    groups. The scorer passes its :class:`~compiler.scoring.context.HandContext` instead, which
     holds the same names (computed once for the matchers and the pattern conditions)."""
 
     __slots__ = ("_concealed_counts", "_keys", "declared", "_size", "_concealed_mask")

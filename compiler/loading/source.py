@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # PyYAML is imported when a file is parsed, not when a cached variant loads
     import yaml
 
-from .errors import Problem, VariantError
-from .records import FrozenRecord, Record
+from ..errors import Problem, VariantError
+from ..records import FrozenRecord, Record
 
 Path_ = tuple[Any, ...]
 

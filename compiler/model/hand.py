@@ -12,7 +12,7 @@ from functools import cached_property
 from typing import Any, Callable
 
 from .groups import Group, make_group
-from .records import FrozenRecord
+from ..records import FrozenRecord
 from .tiles import (
     CODES,
     KINDS,
@@ -87,7 +87,7 @@ class Hand(FrozenRecord):
 
     #: Not a field: (concealed copies, declared copies, declared kinds) as :func:`tile_copies`
     #: gives them, left by :func:`checked_hand`, which works them out to check the request
-    #: (compiler/context.py reads them instead of counting again, and the scorer knows the
+    #: (compiler/scoring/context.py reads them instead of counting again, and the scorer knows the
     #: hand was checked). None: not worked out.
     _copies = None
 
@@ -374,14 +374,14 @@ def checked_hand(hand_in: list[Any], win_in: Any, meld_keys: list[tuple[Any, ...
                  robbing_kong: bool | None, last_wall_tile: bool | None, seat: Any, rnd: Any,
                  missing: Any, build: Callable[..., Any] | None = None) -> Any:
     """The Hand of a request whose JSON types are right, or None where it is wrong (never
-    an exception): what :func:`from_json_fast` and compiler/fastjson.py share.
+    an exception): what :func:`from_json_fast` and compiler/scoring/fastjson.py share.
 
     ``hand_in`` is a list; ``meld_keys`` each declared set as (type, concealed flag, *tiles
     as given) (None or empty: none); ``flowers_in`` a list or anything false; the flags
     True, False or None. Tile codes are looked up, checked sets reused, five copies found in
-    one sum of copies (kept on the Hand: compiler/context.py reads it instead of counting
+    one sum of copies (kept on the Hand: compiler/scoring/context.py reads it instead of counting
     again). ``build``, if given, is called with the Hand's fields in order and the copies
-    instead (compiler/context.py ``hand_facts``: the facts of the hand, with no Hand).
+    instead (compiler/scoring/context.py ``hand_facts``: the facts of the hand, with no Hand).
     """
     try:
         concealed = tuple(map(_playable, hand_in))
