@@ -16,7 +16,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .language.expressions import BOOL, INT, PLAYER, Compiled, Env
+from .language.checker import Env
+from .language.compiled import Compiled
+from .language.types import BOOL, INT, PLAYER
 from .records import Record
 
 #: Who pays, relative to the event: the names a ``from`` field may take.

@@ -15,9 +15,14 @@ from typing import Any
 from .loading import schema as schema_mod
 from .loading import cache
 from .shapes.arrangements import ShapeSpec
-from .scoring.context import PATTERN_NAMES
+from .scoring.context import PATTERN_FACTS
 from .errors import Problem, Report, VariantError, did_you_mean
-from .language.expressions import BOOL, INT, Compiled, Env, ExpressionError, Recipe, Type, build, generate
+from .language import ir
+from .language.checker import Env
+from .language.compiled import Compiled, Recipe, build, generate
+from .language.parser import ExpressionError
+from .language.types import BOOL, INT, Type
+from .scoring.codegen import emitted_scorer
 from .scoring.patterns import Pattern, PatternTable
 from .records import Record
 from .settlement import Settlement, compile_settlement
@@ -128,6 +133,14 @@ class CompiledVariant(Record):
         playable = frozenset(k for k in self.tiles.kinds if k < 34)
         return Scorer(self.scoring, playable, self.tiles.has_bonus(), copies)
 
+    def scorer_source(self, shape: str) -> str:
+        """The generated Python that scores arrangements of ``shape`` (its choosers first),
+        as ``cardavia check --emit-scorer`` prints it; KeyError for an unknown shape."""
+        if shape not in {s.id for s in self.scoring.shapes}:
+            raise KeyError(shape)
+        source = self.scoring.table.generate_all([shape])[shape]
+        return emitted_scorer(source, self.path)
+
     def summary_lines(self) -> list[str]:
         p = self.play
         chows = "chow from the previous player" if p.chow == "previous_player" else "no chows"
@@ -173,22 +186,32 @@ class _Compiler:
     """
 
     def __init__(self, source: Source, report: Report, replay: dict[str, Any] | None = None,
-                 codes: cache.CodeStore | None = None) -> None:
+                 codes: cache.CodeStore | None = None, replay_lines: dict[str, int] | None = None) -> None:
         self.source = source
         self.report = report
         self.filename = source.file
         self.replay = replay
         self.compile_code = compile if codes is None else codes.compile  # the cache's code objects, if any
         self.recipes: dict[str, Recipe] = {}
+        self.lines: dict[str, int] = {}  # the lines asked for, kept in the cache entry
+        self.replay_lines = replay_lines or {}
 
     def recipe(self, path: tuple[Any, ...], text: str, env: Env, want: Type | None, what: str) -> Recipe:
         key = json.dumps(path)
         if self.replay is not None:
-            recipe = cache.recipe_from_json(self.replay[key])
+            recipe = Recipe.from_json(self.replay[key])
         else:
             recipe = generate(text, env, want, what)
         self.recipes[key] = recipe
         return recipe
+
+    def line(self, path: tuple[Any, ...]) -> int:
+        """The line of ``path`` in the file (from the cache entry when replaying it)."""
+        key = json.dumps(path)
+        if self.replay is not None:
+            return int(self.replay_lines.get(key, 0))
+        line = self.lines[key] = self.source.mark(path).line
+        return line
 
     def problem(self, path: tuple[Any, ...], message: str, key: bool = False) -> None:
         mark = self.source.key_mark(path) if key else self.source.mark(path)
@@ -275,7 +298,7 @@ class _Compiler:
 
     def scoring(self, data: dict[str, Any], shapes: tuple[ShapeSpec, ...]) -> Scoring:
         sc = data["scoring"]
-        env = Env({n: (t, f"c.{n}") for n, (t, _) in PATTERN_NAMES.items()})
+        env = Env.of(dict(PATTERN_FACTS))
         definitions: dict[str, str] = {}
         for name, text in (sc.get("definitions") or {}).items():
             path = ("scoring", "definitions", name)
@@ -290,10 +313,8 @@ class _Compiler:
             except (RecursionError, MemoryError):
                 self.expression_problem(path, text, ExpressionError(_TOO_DEEP))
                 continue
-            if recipe.consts:  # pragma: no cover - the checker inlines everything it generates
-                raise AssertionError(f"definition {name!r} needs namespace constants")
-            # Inline the definition where it is used.
-            env = env.bind(name, recipe.type, f"({recipe.source})")
+            if self.replay is None:  # (from the cache, every expression comes checked)
+                env = env.bind(name, ir.Def(name, recipe.node))  # inlined where it is used
             definitions[name] = text
         valid_when = []
         for i, rule in enumerate(sc.get("valid_when") or []):
@@ -333,9 +354,10 @@ class _Compiler:
                 excludes=tuple(p.get("excludes") or ()), replaces=dict(p.get("replaces") or {}),
                 limit=p.get("limit", False), fallback=p.get("fallback", False),
                 toward_minimum=p.get("toward_minimum", True), combination=p.get("combination"),
+                line=self.line(path),
             ))
         self._check_references(sc["patterns"], ids)
-        table = PatternTable(patterns, sc.get("principles"))
+        table = PatternTable(patterns, sc.get("principles"), self.filename)
         for where, message in table.problems():  # combination patterns and principles (patterns.py)
             self.problem(where, message)
         return Scoring(sc["unit"], sc["minimum"], sc.get("cap"), shapes, valid_when, definitions,
@@ -380,7 +402,8 @@ class _Compiler:
 
 
 def _pipeline(source: Source, digest: str, replay: dict[str, Any] | None = None,
-              codes: cache.CodeStore | None = None) -> tuple[CompiledVariant, _Compiler]:
+              codes: cache.CodeStore | None = None,
+              replay_lines: dict[str, int] | None = None) -> tuple[CompiledVariant, _Compiler]:
     """Compile a loaded document; with ``replay`` (a cache entry's expressions), trust that
     the document was validated when the entry was made and take its expressions from it;
     with ``codes``, the code objects of their sources too."""
@@ -394,7 +417,7 @@ def _pipeline(source: Source, digest: str, replay: dict[str, Any] | None = None,
         report.raise_if_any()
     # Later stages check every section the schema found well formed, so an author sees
     # the problems of the whole file at once; a section with schema problems is skipped.
-    c = _Compiler(source, report, replay, codes)
+    c = _Compiler(source, report, replay, codes, replay_lines)
     data = source.data
     tiles = c.tiles(data)
     table = c.table(data, tiles) if "table" not in bad else None
@@ -417,7 +440,8 @@ def _from_cache(entry_key: str, text: str, file: str, digest: str) -> CompiledVa
         return None
     codes = cache.CodeStore(entry_key)  # the code objects of its sources, kept by an earlier process
     try:
-        variant, _ = _pipeline(Source(file, entry["data"], {}, text), digest, entry["expressions"], codes)
+        variant, _ = _pipeline(Source(file, entry["data"], {}, text), digest, entry["expressions"], codes,
+                               entry.get("lines") or {})
         codes.save()
         scorers = entry.get("scorers") or {}
         if isinstance(scorers, dict):  # checked when used: a damaged one is generated again
@@ -452,7 +476,8 @@ def compile_text(text: str, file: str = "<variant>", *, use_cache: bool = True) 
         # The generated scorers go with it (compiler/scoring/codegen.py): generating them is most
         # of what a fresh process would otherwise spend before its first score.
         scorers = variant.scoring.table.generate_all([s.id for s in variant.scoring.shapes])
-        cache.write(entry_key, source.data, compiler.recipes, {"scorers": scorers})
+        expressions = {path: recipe.to_json() for path, recipe in compiler.recipes.items()}
+        cache.write(entry_key, source.data, expressions, {"scorers": scorers, "lines": compiler.lines})
     return variant
 
 

@@ -1,7 +1,7 @@
 """Regenerate the vocabulary tables of docs/variant-language.md from the engine's own tables.
 
 The names, attributes and functions an expression may use are defined in Python
-(``compiler/scoring/context.py``, ``compiler/language/expressions.py``, ``compiler/settlement.py``) with a
+(``compiler/scoring/context.py``, ``compiler/language/vocabulary.py``, ``compiler/settlement.py``) with a
 description each; this script writes them, with one example per entry, between the
 ``<!-- vocabulary:start -->`` and ``<!-- vocabulary:end -->`` markers. Examples not listed
 in ``EXAMPLES`` are made from the entry's type. ``tests/test_compiler_docs.py`` checks that
@@ -20,9 +20,9 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from cardavia.compiler.scoring.context import PATTERN_NAMES  # noqa: E402
-from cardavia.compiler.language.expressions import (BOOL, FUNCTIONS, GROUP, GROUP_ATTRS, INT, PLAYER_ATTRS, STR,  # noqa: E402
-                                  TILE, TILE_ATTRS, Type, list_of)
+from cardavia.compiler.language.types import BOOL, GROUP, INT, STR, TILE, Type, list_of  # noqa: E402
+from cardavia.compiler.language.vocabulary import FUNCTIONS, GROUP_ATTRS, PLAYER_ATTRS, TILE_ATTRS  # noqa: E402
+from cardavia.compiler.scoring.context import PATTERN_FACTS  # noqa: E402
 from cardavia.compiler.settlement import WIN_NAMES  # noqa: E402
 
 DOC = ROOT / "docs" / "variant-language.md"
@@ -119,8 +119,8 @@ def rows() -> dict[str, list[tuple[str, str, str, str]]]:
     """Each table: (name, type, meaning, example)."""
     tables: dict[str, list[tuple[str, str, str, str]]] = {"names": [], "tile": [], "set": [], "player": [],
                                                         "settlement": [], "functions": []}
-    for name, (t, doc) in PATTERN_NAMES.items():
-        tables["names"].append((name, str(t), doc, EXAMPLES.get(name) or example_for("", name, t)))
+    for name, fact in PATTERN_FACTS.items():
+        tables["names"].append((name, str(fact.type), fact.doc, EXAMPLES.get(name) or example_for("", name, fact.type)))
     for kind, attrs in (("tile", TILE_ATTRS), ("set", GROUP_ATTRS), ("player", PLAYER_ATTRS)):
         for name, (t, doc) in attrs.items():
             example = EXAMPLES.get(f"{kind}.{name}") or example_for(SUBJECTS[kind], name, t)

@@ -38,7 +38,7 @@ def shipped(name: str) -> str:
 
 
 def entries(folder: Path) -> list[Path]:
-    return sorted(folder.glob("*.json")) if folder.is_dir() else []
+    return sorted(folder.glob("v-*/*.json")) if folder.is_dir() else []
 
 
 def no_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -46,7 +46,7 @@ def no_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
         raise AssertionError("the cached variant was parsed again")
     monkeypatch.setattr(source_mod, "load", refuse)
     monkeypatch.setattr("cardavia.compiler.variant.load", refuse)
-    monkeypatch.setattr("cardavia.compiler.language.expressions.parse", refuse)
+    monkeypatch.setattr("cardavia.compiler.language.checker.parse", refuse)
 
 
 def summary(variant: object) -> list[object]:
@@ -193,7 +193,7 @@ def test_a_damaged_scorer_in_the_entry_is_generated_again(cache_dir: Path) -> No
 
 
 def code_files(folder: Path) -> list[Path]:
-    return sorted(folder.glob("*.code")) if folder.is_dir() else []
+    return sorted(folder.glob("v-*/*.code")) if folder.is_dir() else []
 
 
 def scores(variant: object, name: str) -> list[object]:
@@ -220,7 +220,7 @@ def test_the_scorers_code_objects_are_kept_next_to_the_entry(
     [entry] = entries(cache_dir)
     assert kept.name == f"{entry.stem}.{sys.implementation.cache_tag}.code"
     codes = cache.read_codes(kept)
-    assert any(mode == "exec" and name.startswith("<patterns of shape ") for mode, name, _ in codes)
+    assert any(mode == "exec" and name.startswith("<scorer of shape ") for mode, name, _ in codes)
     with monkeypatch.context() as m:
         refuse_compiling(m)
         assert scores(compile_text(shipped(name), f"{name}.yaml"), name) == fresh

@@ -19,8 +19,11 @@ from cardavia.compiler import compile_text, parse_notation
 
 from cardavia.compiler.loading import schema
 from cardavia.compiler.shapes.arrangements import SHAPE_KINDS
-from cardavia.compiler.scoring.context import PATTERN_NAMES
-from cardavia.compiler.language.expressions import BOOL, FUNCTIONS, GROUP_ATTRS, PLAYER, PLAYER_ATTRS, TILE_ATTRS, Env, generate
+from cardavia.compiler.language.checker import Env
+from cardavia.compiler.language.compiled import generate
+from cardavia.compiler.language.types import BOOL, PLAYER
+from cardavia.compiler.language.vocabulary import FUNCTIONS, GROUP_ATTRS, PLAYER_ATTRS, TILE_ATTRS
+from cardavia.compiler.scoring.context import PATTERN_FACTS
 from cardavia.compiler.scoring.patterns import PRINCIPLES
 from cardavia.compiler.settlement import PAYERS, WIN_NAMES
 
@@ -45,7 +48,7 @@ def mentioned(word: str) -> bool:
 
 
 @pytest.mark.parametrize("table,prefix,suffix", [
-    (PATTERN_NAMES, "`", "`"), (TILE_ATTRS, "`.", "`"), (GROUP_ATTRS, "`.", "`"), (PLAYER_ATTRS, "`.", "`"),
+    (PATTERN_FACTS, "`", "`"), (TILE_ATTRS, "`.", "`"), (GROUP_ATTRS, "`.", "`"), (PLAYER_ATTRS, "`.", "`"),
     (WIN_NAMES, "`", "`"), (FUNCTIONS, "`", "()`"),
 ])
 def test_every_vocabulary_entry_is_documented(table: dict[str, Any], prefix: str, suffix: str) -> None:
@@ -85,7 +88,7 @@ def _env(kind: str) -> Env:
         return Env.of({"player": PLAYER, "payer": PLAYER, "payee": PLAYER})
     if kind == "settlement":
         return Env.of(WIN_NAMES)
-    return Env({n: (t, f"c.{n}") for n, (t, _) in PATTERN_NAMES.items()})
+    return Env.of(dict(PATTERN_FACTS))
 
 
 def test_every_vocabulary_example_compiles_and_is_in_the_doc() -> None:
@@ -95,7 +98,7 @@ def test_every_vocabulary_example_compiles_and_is_in_the_doc() -> None:
             generate(example, _env(kind))  # raises ExpressionError on a broken example
             assert f"`{example}`" in DOC, f"{STALE} (example of {name})"
             count += 1
-    assert count >= len(PATTERN_NAMES) + len(FUNCTIONS)
+    assert count >= len(PATTERN_FACTS) + len(FUNCTIONS)
 
 
 def test_examples_of_conditions_are_conditions() -> None:

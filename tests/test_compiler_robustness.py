@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardavia.compiler import VariantError, compile_text
-from cardavia.compiler.scoring.context import PATTERN_NAMES
-from cardavia.compiler.language.expressions import FUNCTIONS, GROUP_ATTRS, PLAYER_ATTRS, TILE_ATTRS
+from cardavia.compiler.language.vocabulary import FUNCTIONS, GROUP_ATTRS, PLAYER_ATTRS, TILE_ATTRS
+from cardavia.compiler.scoring.context import PATTERN_FACTS
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = {p.stem: p.read_text(encoding="utf-8") for p in sorted((ROOT / "variants").glob("*.yaml"))}
@@ -62,7 +62,7 @@ OTHER_SCALARS = ["1", "-1", "0", "99999999999999999999", "1.5", "true", "null", 
                  "[1, 2]", "{a: 1}", "'x'", "abc", "2024-13-45", "2024-01-01", ".inf", "0x1F", "!!binary aGk=",
                  "&anchor 1", "*missing", "'{{'", "|", ">-", "- 1", '"\\x00"', "1z", "5m"]
 
-VOCABULARY = (list(PATTERN_NAMES) + list(FUNCTIONS) + list(TILE_ATTRS) + list(GROUP_ATTRS) + list(PLAYER_ATTRS)
+VOCABULARY = (list(PATTERN_FACTS) + list(FUNCTIONS) + list(TILE_ATTRS) + list(GROUP_ATTRS) + list(PLAYER_ATTRS)
               + ["any", "all", "count", "exists", "sum", "filter", "in", "not in", "and", "or", "not", "if", "else",
                  "true", "false", "total", "base", "player", "payer", "payee", "x", "t", "s",
                  "(", ")", "[", "]", "{", "}", ",", ":", ".", "+", "-", "*", "**", "//", "%", "==", "!=", "<", ">=",

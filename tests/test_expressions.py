@@ -9,8 +9,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cardavia.compiler.language.expressions import (BOOL, GROUP, INT, STR, TILE, Env, ExpressionError, build, compile_expression,
-                                  generate, list_of, set_of)
+from cardavia.compiler.language.checker import Env
+from cardavia.compiler.language.compiled import build, compile_expression, generate
+from cardavia.compiler.language.parser import ExpressionError
+from cardavia.compiler.language.types import BOOL, GROUP, INT, STR, TILE, list_of, set_of
 from cardavia.compiler.model.groups import TILES, Group
 from cardavia.compiler.model.tiles import kind_of
 
@@ -162,9 +164,9 @@ def test_generated_code_cannot_reach_python() -> None:
                                   "sum(r in [1, 5, 9]: count(t in tiles: t.rank == r))"])
 def test_a_count_by_rank_or_suit_reads_the_copies_per_kind(hand: str, text: str) -> None:
     from cardavia.compiler import parse_notation
-    from cardavia.compiler.scoring.context import PATTERN_NAMES, HandContext
+    from cardavia.compiler.scoring.context import PATTERN_FACTS, HandContext
 
-    env = Env.of({name: t for name, (t, _) in PATTERN_NAMES.items()})
+    env = Env.of(dict(PATTERN_FACTS))
     fast = compile_expression(text, env)
     assert "TALLY(" in fast.source  # no loop over the tiles
     ctx = HandContext(parse_notation(hand), None, ())

@@ -27,8 +27,8 @@ import yaml
 
 from cardavia.compiler.loading import schema
 from cardavia.compiler.shapes.arrangements import SHAPE_KINDS
-from cardavia.compiler.scoring.context import PATTERN_NAMES
-from cardavia.compiler.language.expressions import FUNCTIONS, GROUP_ATTRS, PLAYER_ATTRS, TILE_ATTRS
+from cardavia.compiler.language.vocabulary import FUNCTIONS, GROUP_ATTRS, PLAYER_ATTRS, TILE_ATTRS
+from cardavia.compiler.scoring.context import PATTERN_FACTS
 from cardavia.compiler.model.groups import GROUP_KINDS
 from cardavia.compiler.model.hand import MELD_KINDS, Hand
 from cardavia.compiler.settlement import PAYERS, WIN_NAMES
@@ -65,7 +65,7 @@ def _schema_words(node: Any) -> Iterator[str]:
 def engine_vocabulary() -> set[str]:
     """The generic notions the engine itself defines (never a variant's choice)."""
     words: set[str] = set()
-    for table in (PATTERN_NAMES, TILE_ATTRS, GROUP_ATTRS, PLAYER_ATTRS, FUNCTIONS, WIN_NAMES):
+    for table in (PATTERN_FACTS, TILE_ATTRS, GROUP_ATTRS, PLAYER_ATTRS, FUNCTIONS, WIN_NAMES):
         words |= set(table)
     words |= set(SHAPE_KINDS) | set(GROUP_KINDS) | set(MELD_KINDS) | set(PAYERS)
     words |= set(Hand.FIELDS)

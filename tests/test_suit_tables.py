@@ -65,7 +65,7 @@ def test_honors_split_as_the_search_says() -> None:
 def test_the_table_is_kept_in_the_cache_and_read_back(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     built = A._splitting_bits()
     assert A.splitting_suits() == built
-    [kept] = cache_dir.glob("*.table")
+    [kept] = cache_dir.glob("v-*/*.table")
     monkeypatch.setattr(A, "_SPLITTING", None)
     monkeypatch.setattr(A, "_splitting_bits", lambda: pytest.fail("the kept table was built again"))
     assert A.splitting_suits() == built
@@ -81,7 +81,7 @@ def test_the_table_is_kept_in_the_cache_and_read_back(cache_dir: Path, monkeypat
 def test_a_damaged_table_file_is_ignored_and_written_again(
         cache_dir: Path, monkeypatch: pytest.MonkeyPatch, damage: object) -> None:
     built = A.splitting_suits()
-    [kept] = cache_dir.glob("*.table")
+    [kept] = cache_dir.glob("v-*/*.table")
     good = kept.read_bytes()
     kept.write_bytes(damage(good))  # type: ignore[operator]
     monkeypatch.setattr(A, "_SPLITTING", None)

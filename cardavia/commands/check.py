@@ -1,8 +1,10 @@
-"""``cardavia check VARIANT|PATH...``: compile variants, print a summary or every problem."""
+"""``cardavia check VARIANT|PATH... [--emit-scorer [SHAPE]]``: compile variants, print a
+summary or every problem, or the Python generated to score them."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 
 from cardavia.compiler import VariantError, load_variant
 from cardavia.commands import print_problems
@@ -13,6 +15,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Compile each variant (a shipped name or a YAML path) and print a summary, "
                                    "or every problem with its file:line:column. Exit status 1 on any error.")
     p.add_argument("variants", nargs="+", metavar="VARIANT", help="hk, mcr, sichuan, or a path to a YAML file")
+    p.add_argument("--emit-scorer", nargs="?", const="", default=None, metavar="SHAPE",
+                   help="print the Python generated to score each shape (or SHAPE only) instead of the summary")
     p.set_defaults(func=run)
 
 
@@ -27,10 +31,28 @@ def run(args: argparse.Namespace) -> int:
             print_problems(exc)
             status = 1
             continue
+        if args.emit_scorer is not None:
+            status = max(status, _emit(variant, args.emit_scorer))
+            continue
         print("\n".join(variant.summary_lines()))
         for line in _extra_lines(variant):
             print(line)
     return status
+
+
+def _emit(variant: object, shape: str) -> int:
+    """Print the generated scorer of ``shape`` (every shape when empty); 1 for an unknown shape."""
+    shapes = [s.id for s in variant.scoring.shapes]  # type: ignore[attr-defined]
+    if shape and shape not in shapes:
+        print(f"error: {variant.path}: unknown shape {shape!r}: expected one of {', '.join(shapes)}",  # type: ignore[attr-defined]
+              file=sys.stderr)
+        return 1
+    for i, sid in enumerate([shape] if shape else shapes):
+        if i:
+            print()
+        print(f"# ---- the scorer of shape {sid} ({variant.path}) ----\n")  # type: ignore[attr-defined]
+        print(variant.scorer_source(sid), end="")  # type: ignore[attr-defined]
+    return 0
 
 
 def _extra_lines(variant: object) -> list[str]:

@@ -2,7 +2,7 @@
 
 A payment amount such as ``min(2 ** total, 32)`` or a condition such as
 ``not player.won and not player.ready`` is parsed with the compiler's own grammar
-(:func:`compiler.language.expressions.parse`) and the tree is walked: each construct has one
+(:func:`compiler.language.parser.parse`) and the tree is walked: each construct has one
 message ("{base} to the power of {exp}", "{a} plus {b}", "{a} and {b}", ...) and each
 name of the formula's vocabulary one phrase. So a new formula in a variant file is
 readable in every language without a new message, and a translator translates a few
@@ -16,7 +16,7 @@ from typing import Callable
 
 from lark import Token, Tree
 
-from cardavia.compiler.language.expressions import ExpressionError, parse
+from cardavia.compiler.language.parser import ExpressionError, parse
 
 from .catalog import Translator
 

@@ -1,8 +1,9 @@
 """An on-disk cache of compiled variants, so a fresh process loads a variant in milliseconds.
 
 What is stored, per variant text, is plain JSON: the validated document and, for each
-expression, its checked type and the Python source the checker generated (closures are
-never pickled; the source is compiled again on load), and the generated scorers' sources.
+expression, its checked type, its IR and the Python source emitted from it (closures
+are never pickled; the source is compiled again on load), and the generated scorers'
+sources.
 The key is a BLAKE2b digest of the file's text and of the compiler itself (the content of
 every file of this package and the Python version), so editing a variant or upgrading the
 compiler simply misses the cache. Entries are written atomically; an unreadable or unwritable cache is
@@ -26,7 +27,10 @@ name that changes with what computes them, with a digest that lets a damaged fil
 noticed, ignored and written again.
 
 The folder is ``$CARDAVIA_CACHE_DIR`` if set (an empty value or ``off`` disables the
-cache), else ``$XDG_CACHE_HOME/cardavia``, else ``~/.cache/cardavia``.
+cache), else ``$XDG_CACHE_HOME/cardavia``, else ``~/.cache/cardavia``. Everything is kept
+in a subfolder named after the compiler's version (:func:`folder`); the first process
+that writes there removes the subfolders of other versions (and the files of the
+layout before subfolders), so an upgrade does not leave dead entries behind.
 """
 
 from __future__ import annotations
@@ -34,6 +38,8 @@ from __future__ import annotations
 import json
 import marshal
 import os
+import re
+import shutil
 import sys
 import tempfile
 from functools import lru_cache
@@ -41,8 +47,6 @@ from importlib.util import MAGIC_NUMBER
 from pathlib import Path
 from types import CodeType
 from typing import Any, Callable
-
-from ..language.expressions import Recipe, Type
 
 try:  # BLAKE2 as Python builds it in: importing hashlib would load OpenSSL (milliseconds per start)
     from _blake2 import blake2b as _blake2b
@@ -67,6 +71,38 @@ def cache_dir() -> Path | None:
     return Path(base) / "cardavia"
 
 
+def folder() -> Path | None:
+    """The folder of this compiler version's entries, code files and tables (None: no cache)."""
+    base = cache_dir()
+    return None if base is None else base / f"v-{compiler_version()[:16]}"
+
+
+#: What other compiler versions left in the cache folder: their subfolders, and the files
+#: of the layout before subfolders (entries, code files, tables, Lark's parser tables).
+_OTHER_VERSION = re.compile(r"v-[0-9a-f]{16}")
+_OLD_LAYOUT = re.compile(r"[0-9a-f]{64}\.json|[0-9a-f]{64}\.[\w-]+\.code|[\w-]+\.table|expression-parser-[\w-]+\.lark-cache")
+_pruned = False
+
+
+def _prepare(path: Path) -> None:
+    """Make this version's folder, removing what other versions left once per process."""
+    global _pruned
+    path.mkdir(parents=True, exist_ok=True)
+    if _pruned:
+        return
+    _pruned = True
+    for old in path.parent.iterdir():
+        if old == path:
+            continue
+        try:
+            if old.is_dir() and not old.is_symlink() and _OTHER_VERSION.fullmatch(old.name):
+                shutil.rmtree(old)
+            elif old.is_file() and _OLD_LAYOUT.fullmatch(old.name):
+                old.unlink()
+        except OSError:  # another process removed it first, or we may not: it stays
+            pass
+
+
 @lru_cache(maxsize=1)
 def compiler_version() -> str:
     """A digest of the compiler's own files: any change to the compiler invalidates the cache."""
@@ -84,45 +120,26 @@ def key(text: str) -> str:
 
 def parser_cache_file() -> str | None:
     """Where Lark may keep its parse tables (it checks the grammar's hash itself)."""
-    folder = cache_dir()
-    if folder is None:
+    where = folder()
+    if where is None:
         return None
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        _prepare(where)
     except OSError:
         return None
-    return str(folder / f"expression-parser-py{sys.version_info[0]}{sys.version_info[1]}.lark-cache")
+    return str(where / f"expression-parser-py{sys.version_info[0]}{sys.version_info[1]}.lark-cache")
 
 
 # ------------------------------------------------------------------ entries
 
 
-def type_to_json(t: Type) -> Any:
-    return [t.name, type_to_json(t.item) if t.item is not None else None]
-
-
-def type_from_json(obj: Any) -> Type:
-    name, item = obj
-    return Type(str(name), type_from_json(item) if item is not None else None)
-
-
-def recipe_to_json(recipe: Recipe) -> Any:
-    return {"text": recipe.text, "type": type_to_json(recipe.type), "source": recipe.source,
-            "consts": recipe.consts, "matcher": recipe.matcher, "arity": recipe.arity}
-
-
-def recipe_from_json(obj: Any) -> Recipe:
-    return Recipe(str(obj["text"]), type_from_json(obj["type"]), str(obj["source"]), dict(obj["consts"]),
-                  obj["matcher"], int(obj["arity"]))
-
-
 def read(entry_key: str) -> dict[str, Any] | None:
     """The entry stored under ``entry_key``, or None (missing, unreadable or not ours)."""
-    folder = cache_dir()
-    if folder is None:
+    where = folder()
+    if where is None:
         return None
     try:
-        with open(folder / f"{entry_key}.json", encoding="utf-8") as f:
+        with open(where / f"{entry_key}.json", encoding="utf-8") as f:
             entry = json.load(f)
     except (OSError, ValueError):
         return None
@@ -131,26 +148,26 @@ def read(entry_key: str) -> dict[str, Any] | None:
     return entry
 
 
-def write(entry_key: str, data: Any, recipes: dict[str, Recipe], extra: dict[str, Any] | None = None) -> bool:
-    """Store a compiled variant if it is plain JSON data; True when it was written."""
-    folder = cache_dir()
-    if folder is None:
+def write(entry_key: str, data: Any, expressions: dict[str, Any], extra: dict[str, Any] | None = None) -> bool:
+    """Store a compiled variant (its validated document, its expressions as plain data) if
+    it is plain JSON data; True when it was written."""
+    where = folder()
+    if where is None:
         return False
-    entry = {"key": entry_key, "data": data,
-             "expressions": {path: recipe_to_json(r) for path, r in recipes.items()}, **(extra or {})}
+    entry = {"key": entry_key, "data": data, "expressions": expressions, **(extra or {})}
     try:
         text = json.dumps(entry, allow_nan=False)
         if json.loads(text) != entry:  # e.g. integer mapping keys: not faithfully JSON
             return False
     except (TypeError, ValueError, RecursionError):
         return False
-    return _write_atomically(folder / f"{entry_key}.json", text.encode("utf-8"))
+    return _write_atomically(where / f"{entry_key}.json", text.encode("utf-8"))
 
 
 def _write_atomically(path: Path, data: bytes) -> bool:
     """Write ``data`` to ``path`` through a temporary file; False when the folder refuses."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        _prepare(path.parent)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.suffix)
         try:
             with os.fdopen(fd, "wb") as f:
@@ -175,11 +192,11 @@ CodeKey = tuple[str, str, str]  # (mode, file name, source)
 def code_file(entry_key: str) -> Path | None:
     """The side file of an entry's code objects, or None (no cache, or a Python without
     a bytecode cache tag)."""
-    folder = cache_dir()
+    where = folder()
     tag = sys.implementation.cache_tag
-    if folder is None or not tag:
+    if where is None or not tag:
         return None
-    return folder / f"{entry_key}.{tag}.code"
+    return where / f"{entry_key}.{tag}.code"
 
 
 def read_codes(path: Path) -> dict[CodeKey, CodeType]:
@@ -261,8 +278,8 @@ def table(name: str, build: Callable[[], bytes], valid: Callable[[bytes], bool] 
     kept there). ``name`` must change whenever what ``build`` computes changes (callers
     include :func:`compiler_version`); ``valid`` rejects data of the wrong shape. A
     missing, damaged or invalid file is built and written again, never an error."""
-    folder = cache_dir()
-    path = folder / f"{name}.table" if folder is not None else None
+    where = folder()
+    path = where / f"{name}.table" if where is not None else None
     if path is not None:
         try:
             with open(path, "rb") as f:

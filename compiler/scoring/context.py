@@ -1,7 +1,8 @@
 """What pattern conditions see: one arrangement of a hand and the win context.
 
-``PATTERN_NAMES`` is the vocabulary (name -> type, description) checked at compile
-time; :class:`HandContext` provides the same names at run time as plain attributes.
+``PATTERN_FACTS`` is the vocabulary (name, type, description, what is kept for it)
+checked at compile time; :class:`HandContext` provides the same names at run time as
+plain attributes.
 The names of the arrangement (shape, groups, sets, chows, pungs, kongs, pairs, pair,
 knitted, win_group, wait) change from one arrangement to the next; every other name is a
 fact of the hand, computed once per hand (:meth:`HandContext.for_hand`) and shared by the
@@ -15,56 +16,48 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ..shapes.arrangements import SUIT_OF, UNIT_OF, Arrangement, ShapeSpec, _kinds_in, held_wait_mask
-from .codegen import KEY_NAMES, LAZY_NAMES
-from ..language.expressions import BOOL, GROUP, INT, STR, TILE, TILE_LIST_COUNTS, TILE_LIST_MASKS, Type, list_of, set_of
+from ..language.types import BOOL, GROUP, INT, STR, TILE, list_of, set_of
+from ..language.vocabulary import Fact
 from ..model.groups import TILES
 from ..model.hand import Hand, tile_copies
 
-PATTERN_NAMES: dict[str, tuple[Type, str]] = {
-    "shape": (STR, "the id of the winning shape (from scoring.shapes)"),
-    "groups": (list_of(GROUP), "every group of the arrangement: sets, pairs, knitted runs, single tiles"),
-    "sets": (list_of(GROUP), "the chows, pungs and kongs (declared ones included), sorted by their first tile"),
-    "chows": (list_of(GROUP), "the chows, sorted by their first tile"),
-    "pungs": (list_of(GROUP), "the pungs and kongs, sorted by their tile"),
-    "kongs": (list_of(GROUP), "the kongs"),
-    "pairs": (list_of(GROUP), "the pairs (seven for seven pairs)"),
-    "pair": (GROUP, "the pair of a hand with exactly one pair; otherwise an empty group"),
-    "knitted": (list_of(GROUP), "the knitted runs (147m, 258p, 369s ...), in any shape that holds all three"),
-    "declared": (list_of(GROUP), "the sets declared during play, concealed kongs included"),
-    "tiles": (list_of(TILE), "every tile of the hand, winning tile and declared sets included (a kong is 4)"),
-    "hand_suits": (set_of(STR), "the suits (m, p, s) the hand's tiles use: len(hand_suits) == 1 for one suit"),
-    "concealed_tiles": (list_of(TILE), "the tiles not in declared sets, winning tile included"),
-    "win": (TILE, "the winning tile"),
-    "win_group": (GROUP, "the group the winning tile completes in this arrangement"),
-    "wait": (STR, "how the winning tile completed its group: edge, closed, side, single, pung or none"),
-    "waits": (list_of(TILE), "every tile that would have completed the hand (copies not counted)"),
-    "unique_wait": (BOOL, "the hand waited on exactly one tile (any shape; copies not counted)"),
-    "self_drawn": (BOOL, "the winning tile was drawn"),
-    "kong_replacement": (BOOL, "won on the replacement tile after a kong"),
-    "robbing_kong": (BOOL, "won on a tile added to another player's pung"),
-    "last_wall_tile": (BOOL, "won with the last tile of the wall (drawn, or the discard after the last draw)"),
-    "last_tile_of_kind": (BOOL, "the other three copies of the winning tile were visible"),
-    "seat_wind": (TILE, "the winner's seat wind (1z-4z)"),
-    "round_wind": (TILE, "the round wind (1z-4z)"),
-    "seat": (INT, "the winner's seat number: East 1, South 2, West 3, North 4"),
-    "flowers": (list_of(TILE), "the winner's flowers and seasons"),
-    "missing_suit": (STR, "the declared missing suit (m, p, s), or \"\""),
-}
-
-
-
-# Names computed on demand: generated code tests them after plain facts (compiler/scoring/codegen.py).
-LAZY_NAMES.update({"c.waits", "c.unique_wait"})
-# Names holding one immutable value (tiles and groups are shared, never changed): generated
-# code may keep what a condition answers in a table keyed by them.
-KEY_NAMES.update(f"c.{name}" for name, (t, _) in PATTERN_NAMES.items()
-                 if t in (BOOL, INT, STR, TILE, GROUP) and f"c.{name}" not in LAZY_NAMES)
-# any()/all() over these lists with a condition on the tile alone compile to a mask test.
-TILE_LIST_MASKS.update({"c.tiles": "c._tiles_mask", "c.concealed_tiles": "c._concealed_mask"})
-# (The counts of every tile and of the declared sets are bytes, a count per kind as
-# to_bytes gives them: generated code only indexes them and counts a value in them.)
-TILE_LIST_COUNTS.update({"c.tiles": "c._tiles_counts", "c.concealed_tiles": "c._concealed_counts",
-                         "F_tiles_of(c.declared)": "c._declared_counts"})
+#: What pattern conditions may name, with what the context keeps for each: the waits are
+#: computed on demand (lazy); the kinds held by the lists of tiles are kept as bit masks,
+#: and the copies per kind of every tile, of the concealed tiles and of the declared sets
+#: as bytes (see :func:`hand_facts`).
+PATTERN_FACTS: dict[str, Fact] = {f.name: f for f in [
+    Fact("shape", STR, "the id of the winning shape (from scoring.shapes)"),
+    Fact("groups", list_of(GROUP), "every group of the arrangement: sets, pairs, knitted runs, single tiles"),
+    Fact("sets", list_of(GROUP), "the chows, pungs and kongs (declared ones included), sorted by their first tile"),
+    Fact("chows", list_of(GROUP), "the chows, sorted by their first tile"),
+    Fact("pungs", list_of(GROUP), "the pungs and kongs, sorted by their tile"),
+    Fact("kongs", list_of(GROUP), "the kongs"),
+    Fact("pairs", list_of(GROUP), "the pairs (seven for seven pairs)"),
+    Fact("pair", GROUP, "the pair of a hand with exactly one pair; otherwise an empty group"),
+    Fact("knitted", list_of(GROUP), "the knitted runs (147m, 258p, 369s ...), in any shape that holds all three"),
+    Fact("declared", list_of(GROUP), "the sets declared during play, concealed kongs included",
+         counts="_declared_counts"),
+    Fact("tiles", list_of(TILE), "every tile of the hand, winning tile and declared sets included (a kong is 4)",
+         mask="_tiles_mask", counts="_tiles_counts"),
+    Fact("hand_suits", set_of(STR), "the suits (m, p, s) the hand's tiles use: len(hand_suits) == 1 for one suit"),
+    Fact("concealed_tiles", list_of(TILE), "the tiles not in declared sets, winning tile included",
+         mask="_concealed_mask", counts="_concealed_counts"),
+    Fact("win", TILE, "the winning tile"),
+    Fact("win_group", GROUP, "the group the winning tile completes in this arrangement"),
+    Fact("wait", STR, "how the winning tile completed its group: edge, closed, side, single, pung or none"),
+    Fact("waits", list_of(TILE), "every tile that would have completed the hand (copies not counted)", lazy=True),
+    Fact("unique_wait", BOOL, "the hand waited on exactly one tile (any shape; copies not counted)", lazy=True),
+    Fact("self_drawn", BOOL, "the winning tile was drawn"),
+    Fact("kong_replacement", BOOL, "won on the replacement tile after a kong"),
+    Fact("robbing_kong", BOOL, "won on a tile added to another player's pung"),
+    Fact("last_wall_tile", BOOL, "won with the last tile of the wall (drawn, or the discard after the last draw)"),
+    Fact("last_tile_of_kind", BOOL, "the other three copies of the winning tile were visible"),
+    Fact("seat_wind", TILE, "the winner's seat wind (1z-4z)"),
+    Fact("round_wind", TILE, "the round wind (1z-4z)"),
+    Fact("seat", INT, "the winner's seat number: East 1, South 2, West 3, North 4"),
+    Fact("flowers", list_of(TILE), "the winner's flowers and seasons"),
+    Fact("missing_suit", STR, "the declared missing suit (m, p, s), or \"\""),
+]}
 
 
 class _NoGroup:

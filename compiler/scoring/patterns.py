@@ -44,8 +44,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping, NamedTuple
 
-from .codegen import build_scorer, covers, covers_every_group, scorer_source
-from ..language.expressions import Compiled
+from ..language.compiled import Compiled
+from .codegen import FILE_MARK, Naming, build_scorer, covers, covers_every_group, scorer_source
 from ..records import FrozenRecord, Record
 
 #: The keys of ``scoring.principles``.
@@ -69,11 +69,13 @@ class Pattern(Record):
     fallback: bool
     toward_minimum: bool
     combination: str | None
+    line: int
 
     def __init__(self, id: str, name: str, description: str, value: int | Compiled, index: int,
                  when: Compiled | None = None, count: Compiled | None = None, shapes: frozenset[str] | None = None,
                  excludes: tuple[str, ...] = (), replaces: dict[str, int] | None = None, limit: bool = False,
-                 fallback: bool = False, toward_minimum: bool = True, combination: str | None = None) -> None:
+                 fallback: bool = False, toward_minimum: bool = True, combination: str | None = None,
+                 line: int = 0) -> None:
         self.id = id
         self.name = name
         self.description = description
@@ -88,6 +90,7 @@ class Pattern(Record):
         self.fallback = fallback
         self.toward_minimum = toward_minimum
         self.combination = combination
+        self.line = line  # in the variant file (0: unknown)
 
     @property
     def condition(self) -> Compiled:
@@ -97,7 +100,7 @@ class Pattern(Record):
 
     def problem(self) -> str | None:
         """Why this pattern cannot be evaluated as declared, or None."""
-        if self.combination is not None and (self.count is None or self.count.domain is None):
+        if self.combination is not None and (self.count is None or self.count.combination is None):
             return ("a combination pattern counts choices of groups: expected "
                     "count: \"count(a, b in chows: ...)\" over a list of sets")
         return None
@@ -187,24 +190,26 @@ class _Plan:
         namespace = {"LIMIT": table._limit, "FINISH": self.finish, "FALLBACK": self.fallback, "JOIN": join,
                      "TAKE_BACK": take_back, "PAY_BACK": pay_back, "EVAL": Evaluation, "TABLE": table}
         namespace.update((f"V{i}", p.value.fn) for i, p in self.ordinary if not isinstance(p.value, int))
-        what = f"patterns of shape {shape}"
+        what = f"shape {shape}"
+        file = table.file
         source = table.sources.get(shape)
         score = None
         if source is not None:  # kept by the compile cache
             try:
-                score = build_scorer(source, table._condition, namespace, what)
+                score = build_scorer(source, table._condition, namespace, what, file)
             except Exception:  # noqa: BLE001 - a damaged entry only costs generating it again
                 score = None
         if score is None:
             source = table.sources[shape] = self.source()
-            score = build_scorer(source, table._condition, namespace, what)
+            score = build_scorer(source, table._condition, namespace, what, file)
         self.score: Callable[[Any], Evaluation] = score
 
     def source(self) -> dict[str, Any]:
         """The generated scorer of this shape, as plain data (compiler/scoring/codegen.py)."""
         table = self.table
         return scorer_source(self.limits, self.ordinary, table._state_lines(self.ordinary), table._guards,
-                             table._accept_lines, table._result(bool(self.fallbacks)), table._local_covers())
+                             table._accept_lines, table._result(bool(self.fallbacks)), table._local_covers(),
+                             table.naming, table._where)
 
     def finish(self, ctx: Any, accepted: list[Any]) -> Evaluation:
         """The evaluation of the accepted (position, cover, count) instances of a table
@@ -246,8 +251,10 @@ Instance = list  # [pattern position, cover bit mask (0: the whole hand), count]
 class PatternTable:
     """A compiled pattern table with its exclusion and replacement graph."""
 
-    def __init__(self, patterns: list[Pattern], principles: Mapping[str, Any] | None = None) -> None:
+    def __init__(self, patterns: list[Pattern], principles: Mapping[str, Any] | None = None,
+                 file: str = "<variant>") -> None:
         self.patterns = patterns
+        self.file = file  # the variant file, named in generated code
         self.by_id = {p.id: p for p in patterns}
         self.limits = [p for p in patterns if p.limit]
         self.ordinary = [p for p in patterns if not p.limit and not p.fallback]
@@ -261,19 +268,20 @@ class PatternTable:
         self._effects = [bool(self._excl[i] or self._repl[i]) for i in range(len(patterns))]
         self._values = [p.value if type(p.value) is int else None for p in patterns]
         # Each pattern some accepted instance may exclude whole has a bit in one of the
-        # words dead0, dead1, ...: numbered densely, _DEAD_WORD to a word, every mask is a
+        # words excluded0, excluded1, ...: numbered densely, _DEAD_WORD to a word, every mask is a
         # one-digit int, whose & CPython works out without allocating a number.
         targets = sorted({q for ex in self._excl for q in ex})
         self._dead_bit = {q: (j // _DEAD_WORD, 1 << j % _DEAD_WORD) for j, q in enumerate(targets)}
         self._dead_words = -(-len(targets) // _DEAD_WORD)
-        self._guards = {q: f"dead{w} & {bit}" for q, (w, bit) in self._dead_bit.items()}
+        self.naming = Naming([p.id for p in patterns])
+        self._guards = {q: f"{self.naming.excluded(w)} & {bit}" for q, (w, bit) in self._dead_bit.items()}
         # Combinations some combination excludes within its cover; patterns a replacement
         # may owe instances of; a number for each combination name.
         self._scoped_targets = {q for i, ex in enumerate(self._excl) if self._combination[i] is not None
                                 for q in ex if self._combination[q] is not None}
         self._owed = {q for rep in self._repl for q, _ in rep}
-        names = sorted({c for c in self._combination if c is not None})
-        self._group_no = [names.index(c) if c is not None else -1 for c in self._combination]
+        self._group_names = sorted({c for c in self._combination if c is not None})
+        self._group_no = [self._group_names.index(c) if c is not None else -1 for c in self._combination]
         # Without exclusions or replacements of patterns listed earlier nothing accepted
         # is ever taken back: the scorer sums values as it accepts (else FINISH does).
         self._direct = not any(q < i for i, ex in enumerate(self._excl) for q in ex) and not any(
@@ -303,6 +311,12 @@ class PatternTable:
             if shape not in self.sources:
                 self.sources[shape] = _Plan(self, shape, build=False).source()
         return {shape: self.sources[shape] for shape in shapes}
+
+    def _where(self, i: int) -> str:
+        """Where pattern ``i`` is written: the variant file (named when the code is
+        compiled: see codegen.FILE_MARK) and its line."""
+        line = self.patterns[i].line
+        return f"{FILE_MARK}:{line}" if line else FILE_MARK
 
     def _condition(self, i: int) -> Compiled:
         return self.patterns[i].condition
@@ -337,8 +351,8 @@ class PatternTable:
     # ---------------------------------------------------- generated scoring
     #
     # The generated scorer (compiler/scoring/codegen.py) resolves instances as it finds them, in
-    # table order, with plain local variables: ``dead<w>`` (a bit per pattern excluded
-    # whole, _dead_bit), ``acc`` (accepted (position, cover, count) tuples, in table order), and
+    # table order, with plain local variables: ``excluded<w>`` (a bit per pattern excluded
+    # whole, _dead_bit), ``accepted`` ((position, cover, count) tuples, in table order), and
     # only where the table needs them: ``W<q>`` the covers within which combination q
     # is excluded, ``D<q>`` the instances of q still owed to a replacement, ``U<i>`` the
     # groups already in an instance of combination i (non_identical), ``A<g>`` the
@@ -347,32 +361,33 @@ class PatternTable:
 
     def _state_lines(self, entries: list[tuple[int, Pattern]]) -> list[str]:
         """The local variables the scorer of ``entries`` keeps, initialised."""
-        lines = [f"dead{w} = 0" for w in range(self._dead_words)]
+        names = self.naming
+        lines = [f"{names.excluded(w)} = 0" for w in range(self._dead_words)]
         mine = {i for i, _ in entries}
         for q in sorted(self._scoped_targets & mine):
-            lines.append(f"W{q} = ()")
+            lines.append(f"{names.within(q)} = ()")
         for q in sorted(self._owed & mine):
-            lines.append(f"D{q} = 0")
+            lines.append(f"{names.owed(q)} = 0")
         principles = self.principles
         groups = []
         for i, p in entries:
             if p.combination is not None and principles.account_once and self._group_no[i] not in groups:
                 groups.append(self._group_no[i])
         if principles.non_identical:
-            lines.extend(f"U{i} = 0" for i, p in entries if p.combination is not None)
-        lines.extend(f"A{g} = ()" for g in groups)
+            lines.extend(f"{names.used(i)} = 0" for i, p in entries if p.combination is not None)
+        lines.extend(f"{names.joined(self._group_names[g])} = ()" for g in groups)
         if self._direct:
-            # What does not count toward the minimum is summed apart (nt points, in ntc
-            # instances): the minimum's points and whether any counted follow at the end.
-            lines += ["total = 0", "nt = 0", "ntc = 0"]
+            # What does not count toward the minimum is summed apart (points in apart,
+            # instances in apart_count): the minimum's points and whether any counted follow.
+            lines += ["total = 0", "apart = 0", "apart_count = 0"]
         return lines
 
     def _result(self, fallbacks: bool) -> str:
         """What the generated scorer returns once every pattern is resolved."""
         if not self._direct:
-            return "FINISH(c, acc)"
-        done = "EVAL(acc, total, total - nt, False, TABLE)"
-        return f"{done} if len(acc) > ntc else FALLBACK(c, acc)" if fallbacks else done
+            return "FINISH(c, accepted)"
+        done = "EVAL(accepted, total, total - apart, False, TABLE)"
+        return f"{done} if len(accepted) > apart_count else FALLBACK(c, accepted)" if fallbacks else done
 
     def _local_covers(self) -> frozenset[int]:
         """The combinations whose covers number their own list (:meth:`_find_local_covers`)."""
@@ -419,9 +434,9 @@ class PatternTable:
             members.setdefault(find(i), []).append(i)
         local: set[int] = set()
         for group in members.values():
-            conds = [patterns[i].condition for i in group]
-            if (len({c.domain for c in conds}) == 1 and covers_every_group(conds[0].domain)
-                    and all(c.arity and c.choice is not None and not c.consts for c in conds)):
+            combs = [patterns[i].condition.combination for i in group]
+            if (all(c is not None and c.arity for c in combs) and len({c.domain for c in combs}) == 1  # type: ignore[union-attr]
+                    and covers_every_group(combs[0].domain)):  # type: ignore[union-attr]
                 local.update(group)
         return frozenset(local)
 
@@ -432,7 +447,9 @@ class PatternTable:
         :meth:`_local_covers`); see the module docstring for the rules applied."""
         if not combination:
             return self._whole_lines(i, count, False)
-        arity = self.patterns[i].condition.arity
+        comb = self.patterns[i].condition.combination
+        assert comb is not None
+        arity = comb.arity
         if local:
             lines = ["for m in ch:"]
         elif arity:
@@ -440,24 +457,26 @@ class PatternTable:
             lines.append("    m = " + " | ".join(f"rb[cc[{j}]]" for j in range(arity)))
         else:
             lines = ["for cc in ch:", "    m = 0", "    for j in cc:", "        m |= rb[j]"]
-        if not covers_every_group(self.patterns[i].condition.domain):
+        if not covers_every_group(comb.domain):
             # A choice of groups outside the arrangement covers nothing: a whole-hand instance.
             lines += ["    if not m:"] + [f"        {line}" for line in self._whole_lines(i, "1", True)]
             lines.append("        continue")
         if i in self._scoped_targets:
-            lines += [f"    if W{i} and any(m & ~w == 0 for w in W{i}):", "        continue"]
+            within = self.naming.within(i)
+            lines += [f"    if {within} and any(m & ~w == 0 for w in {within}):", "        continue"]
         if i in self._owed:
-            lines += [f"    if D{i}:", f"        D{i} -= 1", "        continue"]
+            owed = self.naming.owed(i)
+            lines += [f"    if {owed}:", f"        {owed} -= 1", "        continue"]
         principles = self.principles
         if principles.non_identical:
-            lines += [f"    if U{i} & m:", "        continue"]
+            lines += [f"    if {self.naming.used(i)} & m:", "        continue"]
         if principles.account_once:
-            g = self._group_no[i]
-            lines += ["    if m & (m - 1):", f"        if A{g}:", f"            joined = JOIN(A{g}, m)",
-                      "            if joined is None:", "                continue", f"            A{g} = joined",
-                      "        else:  # the first groups joined", f"            A{g} = [m]"]
+            a = self.naming.joined(self._group_names[self._group_no[i]])
+            lines += ["    if m & (m - 1):", f"        if {a}:", f"            joined = JOIN({a}, m)",
+                      "            if joined is None:", "                continue", f"            {a} = joined",
+                      "        else:  # the first groups joined", f"            {a} = [m]"]
         if principles.non_identical:
-            lines.append(f"    U{i} |= m")
+            lines.append(f"    {self.naming.used(i)} |= m")
         lines += [f"    {line}" for line in self._effect_lines(i, "m", "1", True)]
         if self._direct:  # the choices accepted were counted in k
             lines = ["k = 0", *lines, "if k:", *(f"    {line}" for line in self._scored_lines(i, "k"))]
@@ -469,7 +488,8 @@ class PatternTable:
         if i not in self._owed:
             return self._effect_lines(i, "0", n, in_loop)
         lines = [f"n = {n}"] if n != "n" else []
-        lines += [f"if D{i}:", f"    t = D{i} if D{i} < n else n", f"    D{i} -= t", "    n -= t", "if n:"]
+        owed = self.naming.owed(i)
+        lines += [f"if {owed}:", f"    t = {owed} if {owed} < n else n", f"    {owed} -= t", "    n -= t", "if n:"]
         return lines + [f"    {line}" for line in self._effect_lines(i, "0", "n", in_loop)]
 
     def _scored_lines(self, i: int, n: str) -> list[str]:
@@ -478,15 +498,15 @@ class PatternTable:
         lines = [] if value is not None else [f"v = V{i}(c)"]
         v = str(value) if value is not None else "v"
         points = n if v == "1" else v if n == "1" else f"{v} * {n}"
-        lines += [f"acc.append(({i}, {v}, {n}))", f"total += {points}"]
+        lines += [f"accepted.append(({i}, {v}, {n}))", f"total += {points}"]
         if not self._toward_minimum[i]:
-            lines += [f"nt += {points}", "ntc += 1"]
+            lines += [f"apart += {points}", "apart_count += 1"]
         return lines
 
     def _effect_lines(self, i: int, mask: str, n: str, in_loop: bool) -> list[str]:
         """Accept an instance of ``i`` (cover ``mask``, count ``n``) and apply its effects."""
         if not self._direct:
-            lines = [f"acc.append(({i}, {mask}, {n}))"]
+            lines = [f"accepted.append(({i}, {mask}, {n}))"]
         elif in_loop:
             lines = ["k += 1"]
         else:
@@ -496,19 +516,19 @@ class PatternTable:
         for q in self._excl[i]:
             scoped = mask != "0" and combination[q] is not None
             if scoped:
-                lines.append(f"W{q} += ({mask},)")
+                lines.append(f"{self.naming.within(q)} += ({mask},)")
             else:
                 w, bit = self._dead_bit[q]
                 whole[w] = whole.get(w, 0) | bit
             if q < i:  # listed earlier: take back what it already has
-                lines.append(f"TAKE_BACK(acc, {q}, {mask if scoped else '0'})")
-        lines.extend(f"dead{w} |= {bits}" for w, bits in sorted(whole.items()))
+                lines.append(f"TAKE_BACK(accepted, {q}, {mask if scoped else '0'})")
+        lines.extend(f"{self.naming.excluded(w)} |= {bits}" for w, bits in sorted(whole.items()))
         for q, k in self._repl[i]:
             left = f"{k} * {n}" if n != "1" else str(k)
             if q < i:
-                lines.append(f"D{q} += PAY_BACK(acc, {q}, {left}, {mask})")
+                lines.append(f"{self.naming.owed(q)} += PAY_BACK(accepted, {q}, {left}, {mask})")
             else:
-                lines.append(f"D{q} += {left}")
+                lines.append(f"{self.naming.owed(q)} += {left}")
         return lines
 
     def _limit(self, ctx: Any, i: int) -> Evaluation:

@@ -1,0 +1,247 @@
+"""Type-checking a parse tree into the IR.
+
+An expression is checked once, when its variant is compiled: unknown names, unknown
+functions, wrong argument types and wrong result types are errors with a line and
+column inside the expression. What comes out is a typed IR tree (ir.py) built from the
+parse tree (never from the author's text); optimisations are passes over it (passes.py).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+from ..errors import did_you_mean
+from ..model.tiles import TileError, kind_of
+from ..records import FrozenRecord
+from . import ir
+from .parser import ExpressionError, parse, position
+from .types import ANY, BOOL, INT, STR, TILE, Type, compatible, is_collection, list_of, set_of
+from .vocabulary import ATTRS, FUNCTIONS, Fact
+
+if TYPE_CHECKING:
+    from lark import Token, Tree
+
+
+class Env(FrozenRecord):
+    """The names an expression may use: name -> the IR node that reads it (a fact of the
+    context, a bound name, a definition)."""
+
+    names: dict[str, ir.Node]
+
+    def __init__(self, names: dict[str, ir.Node]) -> None:
+        vars(self).update(names=names)
+
+    @classmethod
+    def of(cls, names: dict[str, Type | Fact]) -> "Env":
+        """An environment of context facts (plain facts for bare types)."""
+        return cls({n: ir.FactRead(f if isinstance(f, Fact) else Fact(n, f)) for n, f in names.items()})
+
+    def bind(self, name: str, node: ir.Node) -> "Env":
+        names = dict(self.names)
+        names[name] = node
+        return Env(names)
+
+
+def _err(tree: Tree | Token, message: str) -> ExpressionError:
+    line, col = position(tree)
+    return ExpressionError(message, line, col)
+
+
+class _Checker:
+    def __init__(self) -> None:
+        self.depth = 0
+
+    def expect(self, tree: Tree | Token, env: Env, want: Type, what: str) -> ir.Node:
+        node = self.visit(tree, env)
+        if not compatible(node.type, want):
+            raise _err(tree, f"{what} must be a {want}, got a {node.type}")
+        return node
+
+    def visit(self, tree: Tree | Token, env: Env) -> ir.Node:
+        if not hasattr(tree, "data"):  # pragma: no cover - a Token: the grammar wraps tokens in rules
+            raise _err(tree, f"unexpected {tree!s}")
+        method: Callable[[Tree, Env], ir.Node] | None = getattr(self, "v_" + tree.data.rstrip("_"), None)
+        if method is None:  # pragma: no cover
+            raise _err(tree, f"unsupported construct {tree.data}")
+        return method(tree, env)
+
+    # literals
+    def v_int(self, tree: Tree, env: Env) -> ir.Node:
+        return ir.Const(int(tree.children[0]))
+
+    def v_string(self, tree: Tree, env: Env) -> ir.Node:
+        return ir.Const(str(tree.children[0])[1:-1])
+
+    def v_tile(self, tree: Tree, env: Env) -> ir.Node:
+        try:
+            kind = kind_of(str(tree.children[0]))
+        except TileError as exc:  # pragma: no cover - the terminal admits valid shapes only
+            raise _err(tree, str(exc)) from None
+        return ir.TileConst(kind)
+
+    def v_true(self, tree: Tree, env: Env) -> ir.Node:
+        return ir.Const(True)
+
+    def v_false(self, tree: Tree, env: Env) -> ir.Node:
+        return ir.Const(False)
+
+    def v_name(self, tree: Tree, env: Env) -> ir.Node:
+        name = str(tree.children[0])
+        if name not in env.names:
+            known = ", ".join(sorted(env.names))
+            raise _err(tree, f"unknown name {name!r}{did_you_mean(name, env.names)}: expected one of {known}")
+        return env.names[name]
+
+    # operators
+    def v_or(self, tree: Tree, env: Env) -> ir.Node:
+        return ir.BoolOp("or", tuple(self.expect(c, env, BOOL, "each side of 'or'") for c in tree.children))
+
+    def v_and(self, tree: Tree, env: Env) -> ir.Node:
+        return ir.BoolOp("and", tuple(self.expect(c, env, BOOL, "each side of 'and'") for c in tree.children))
+
+    def v_not(self, tree: Tree, env: Env) -> ir.Node:
+        return ir.Unary("not", self.expect(tree.children[0], env, BOOL, "the operand of 'not'"))
+
+    def v_neg(self, tree: Tree, env: Env) -> ir.Node:
+        return ir.Unary("-", self.expect(tree.children[0], env, INT, "the operand of '-'"))
+
+    def v_pow(self, tree: Tree, env: Env) -> ir.Node:
+        base = self.expect(tree.children[0], env, INT, "the base of '**'")
+        exp = self.expect(tree.children[-1], env, INT, "the exponent of '**'")
+        return ir.Pow(base, exp)
+
+    def v_arith(self, tree: Tree, env: Env) -> ir.Node:
+        children = tree.children
+        node = self.expect(children[0], env, INT, f"the left side of '{children[1]}'")
+        for i in range(1, len(children), 2):
+            op = str(children[i])
+            right = self.expect(children[i + 1], env, INT, f"the right side of '{op}'")
+            # A literal divisor other than 0 cannot fail; any other is checked at run time.
+            checked = op in ("//", "%") and not (isinstance(right, ir.Const) and right.value != 0)
+            node = ir.Arith(op, node, right, checked)
+        return node
+
+    def v_compare(self, tree: Tree, env: Env) -> ir.Node:
+        children = tree.children
+        left = self.visit(children[0], env)
+        left_t = left.type
+        operands = [left]
+        ops = []
+        for i in range(1, len(children), 2):
+            op = " ".join(str(children[i]).split())
+            right = self.visit(children[i + 1], env)
+            right_t = right.type
+            if op in ("in", "not in"):
+                if not is_collection(right_t) or not compatible(right_t.item or ANY, left_t):
+                    raise _err(children[i + 1], f"'{op}' needs a list of {left_t} on its right, got a {right_t}")
+            elif op in ("==", "!="):
+                if not compatible(left_t, right_t):
+                    raise _err(children[i], f"cannot compare a {left_t} with a {right_t}")
+            else:
+                for side, t in ((children[i - 1], left_t), (children[i + 1], right_t)):
+                    if not compatible(t, INT):  # an element of an empty list [] may be a number
+                        raise _err(side, f"'{op}' compares numbers, got a {t}")
+            ops.append(op)
+            operands.append(right)
+            left_t = right_t
+        return ir.Compare(tuple(operands), tuple(ops))
+
+    def v_conditional(self, tree: Tree, env: Env) -> ir.Node:
+        then = self.visit(tree.children[0], env)
+        cond = self.expect(tree.children[1], env, BOOL, "the condition after 'if'")
+        orelse = self.visit(tree.children[2], env)
+        if not compatible(then.type, orelse.type):
+            raise _err(tree, f"both branches of 'if ... else' must have one type, got {then.type} and {orelse.type}")
+        return ir.IfElse(then, cond, orelse)
+
+    def v_attr(self, tree: Tree, env: Env) -> ir.Node:
+        obj = self.visit(tree.children[0], env)
+        name = str(tree.children[1])
+        attrs = ATTRS.get(obj.type)
+        if attrs is None:
+            raise _err(tree.children[1], f"a {obj.type} has no attribute {name!r}")
+        if name not in attrs:
+            raise _err(tree.children[1], f"a {obj.type} has no attribute {name!r}{did_you_mean(name, attrs)}: "
+                                         f"expected one of {', '.join(sorted(attrs))}")
+        return ir.Attr(obj, name, attrs[name][0])
+
+    def _items(self, trees: list[Tree], env: Env, what: str) -> tuple[Type, tuple[ir.Node, ...]]:
+        item_t = ANY
+        nodes = []
+        for child in trees:
+            node = self.visit(child, env)
+            if not compatible(item_t, node.type):
+                raise _err(child, f"the elements of a {what} must have one type, got {item_t} and {node.type}")
+            if item_t == ANY:
+                item_t = node.type
+            nodes.append(node)
+        return item_t, tuple(nodes)
+
+    def v_list(self, tree: Tree, env: Env) -> ir.Node:
+        item_t, items = self._items([c for c in tree.children if c is not None], env, "list")
+        return ir.ListLit(items, list_of(item_t))
+
+    def v_set(self, tree: Tree, env: Env) -> ir.Node:
+        item_t, items = self._items(list(tree.children), env, "collection")
+        return ir.SetLit(items, set_of(item_t))
+
+    def v_call(self, tree: Tree, env: Env) -> ir.Node:
+        name_tok = tree.children[0]
+        name = str(name_tok)
+        fn = FUNCTIONS.get(name)
+        if fn is None:
+            raise _err(name_tok, f"unknown function {name!r}{did_you_mean(name, FUNCTIONS)}: "
+                                 f"expected one of {', '.join(sorted(FUNCTIONS))}")
+        args = tuple(self.visit(a, env) for a in tree.children[1:] if a is not None)
+        try:
+            result = fn.check([a.type for a in args])
+        except TypeError as exc:
+            raise _err(name_tok, str(exc)) from None
+        if name == "same":
+            return ir.Same(args)
+        if name == "distinct":
+            return ir.Distinct(args)
+        return ir.Call(name, args, result)
+
+    def v_quantifier(self, tree: Tree, env: Env) -> ir.Node:
+        quant = str(tree.children[0])
+        names = [str(c) for c in tree.children[1:-2]]
+        domain_tree, body_tree = tree.children[-2], tree.children[-1]
+        domain = self.visit(domain_tree, env)
+        if not is_collection(domain.type):
+            raise _err(domain_tree, f"{quant}() ranges over a list, got a {domain.type}")
+        if len(set(names)) != len(names):
+            raise _err(tree, f"{quant}() binds each name once")
+        self.depth += 1
+        local = env
+        bound = []
+        for n in names:
+            if n in FUNCTIONS:
+                raise _err(tree, f"{n!r} is a function name and cannot be bound")
+            var = ir.Var(n, self.depth, domain.type.item or ANY)
+            bound.append(var)
+            local = local.bind(n, var)
+        body = self.visit(body_tree, local)
+        self.depth -= 1
+        if quant == "filter" and len(bound) != 1:
+            raise _err(tree, "filter() binds one name")
+        if quant == "sum":
+            if body.type != INT:
+                raise _err(body_tree, f"sum() adds numbers, got a {body.type}")
+        elif body.type != BOOL:
+            raise _err(body_tree, f"the condition of {quant}() must be a boolean, got a {body.type}")
+        result = (list_of(domain.type.item or ANY) if quant == "filter" else INT if quant in ("count", "sum")
+                  else BOOL)
+        return ir.Quant(quant, tuple(bound), domain, body, result)
+
+
+def check(text: str, env: Env, want: Type | None = None, what: str = "the expression") -> ir.Node:
+    """Parse and type-check ``text`` in ``env``: its IR; raises :class:`ExpressionError`."""
+    tree = parse(text)
+    node = _Checker().visit(tree, env)
+    if want is not None and not compatible(node.type, want):
+        raise ExpressionError(f"{what} must be a {want}, got a {node.type}", *position(tree))
+    return node
+
+
+__all__ = ["Env", "ExpressionError", "check"]
