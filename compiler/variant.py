@@ -24,6 +24,7 @@ from .language.parser import ExpressionError
 from .language.types import BOOL, INT, Type
 from .scoring.codegen import emitted_scorer
 from .scoring.patterns import Pattern, PatternTable
+from .scoring.scorer import Scorer, Scoring
 from .records import Record
 from .settlement import Settlement, compile_settlement
 from .loading.source import Source, load
@@ -66,29 +67,6 @@ class Play(Record):
         self.missing_suit = missing_suit
 
 
-class Scoring(Record):
-    unit: str
-    minimum: int
-    cap: int | None
-    shapes: tuple[ShapeSpec, ...]
-    valid_when: list[tuple[Compiled, str]]
-    definitions: dict[str, str]
-    table: PatternTable
-    principles: dict[str, Any]
-
-    def __init__(self, unit: str, minimum: int, cap: int | None, shapes: tuple[ShapeSpec, ...],
-                 valid_when: list[tuple[Compiled, str]], definitions: dict[str, str], table: PatternTable,
-                 principles: dict[str, Any]) -> None:
-        self.unit = unit
-        self.minimum = minimum
-        self.cap = cap
-        self.shapes = shapes
-        self.valid_when = valid_when
-        self.definitions = definitions
-        self.table = table
-        self.principles = principles
-
-
 class CompiledVariant(Record):
     HIDDEN = ("data",)
 
@@ -124,9 +102,7 @@ class CompiledVariant(Record):
         self.data = data
 
     @cached_property
-    def scorer(self) -> Any:
-        from .scoring.scorer import Scorer
-
+    def scorer(self) -> Scorer:
         copies = [0] * 42
         for k in self.tiles.kinds:
             copies[k] += 1

@@ -79,9 +79,7 @@ class Node:
         return self._hash
 
     def __repr__(self) -> str:
-        from .emit import emit  # the source form is the clearest picture of a node
-
-        return f"<{type(self).__name__} {emit(self)}: {self.type}>"
+        return f"<{type(self).__name__} {self.key!r}: {self.type}>"
 
     def walk(self) -> Iterator["Node"]:
         """This node and every node below it, parents first."""

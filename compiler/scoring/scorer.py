@@ -11,17 +11,39 @@ in file order, see compiler/shapes/arrangements.py) -> minimum and cap.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, TYPE_CHECKING
+from typing import Any
 
-from ..shapes.arrangements import _MATCHERS, Arrangement, completes, matcher_bounds
-from .context import HandContext
+from ..language.compiled import Compiled
 from ..model.hand import MAX_COPIES, Hand, HandError
-from .patterns import Evaluation, Fan
-from ..records import Record
 from ..model.tiles import CODES, NUM_KINDS, is_bonus
+from ..records import Record
+from ..shapes.arrangements import _MATCHERS, Arrangement, ShapeSpec, completes, matcher_bounds
+from .context import HandContext
+from .patterns import Evaluation, Fan, PatternTable
 
-if TYPE_CHECKING:  # pragma: no cover
-    from ..variant import Scoring
+class Scoring(Record):
+    """``scoring`` of a variant file, compiled: what a :class:`Scorer` needs."""
+
+    unit: str
+    minimum: int
+    cap: int | None
+    shapes: tuple[ShapeSpec, ...]
+    valid_when: list[tuple[Compiled, str]]
+    definitions: dict[str, str]
+    table: PatternTable
+    principles: dict[str, Any]
+
+    def __init__(self, unit: str, minimum: int, cap: int | None, shapes: tuple[ShapeSpec, ...],
+                 valid_when: list[tuple[Compiled, str]], definitions: dict[str, str], table: PatternTable,
+                 principles: dict[str, Any]) -> None:
+        self.unit = unit
+        self.minimum = minimum
+        self.cap = cap
+        self.shapes = shapes
+        self.valid_when = valid_when
+        self.definitions = definitions
+        self.table = table
+        self.principles = principles
 
 
 class ScoreResult(Record):
@@ -53,7 +75,7 @@ class ScoreResult(Record):
 class Scorer:
     """Scores hands for one compiled variant."""
 
-    def __init__(self, scoring: "Scoring", playable: frozenset[int], has_bonus: bool, copies: list[int]) -> None:
+    def __init__(self, scoring: Scoring, playable: frozenset[int], has_bonus: bool, copies: list[int]) -> None:
         self.scoring = scoring
         self.table = scoring.table
         self.shapes = scoring.shapes
