@@ -88,3 +88,17 @@ def test_a_copy_elsewhere_points_at_the_written_schema(capsys, tmp_path: Path) -
     declared = mine.read_text(encoding="utf-8").splitlines()[0][len(MODELINE):]
     assert json.loads((mine.parent / declared).read_text(encoding="utf-8"))["$id"] == SCHEMA_ID
     assert run(capsys, "check", str(mine))[0] == 0
+
+
+@pytest.mark.parametrize("name", shipped_variants())
+def test_editors_that_know_only_draft_7_read_the_schema_alike(name: str) -> None:
+    """The schema declares draft 2020-12 but uses only what draft 7 has (YAML editors often
+    know no later draft): a draft 7 validator accepts it and the shipped files."""
+    import jsonschema
+    import yaml
+
+    jsonschema.Draft7Validator.check_schema(schema.schema())
+    document = yaml.safe_load((variants_dir() / f"{name}.yaml").read_text(encoding="utf-8"))
+    assert list(jsonschema.Draft7Validator(schema.schema()).iter_errors(document)) == []
+    broken = {**document, "scoring": {**document["scoring"], "minimum": "lots"}}
+    assert list(jsonschema.Draft7Validator(schema.schema()).iter_errors(broken))
