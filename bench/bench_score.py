@@ -52,7 +52,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from cardavia.compiler import from_json, load_variant  # noqa: E402
 
-SAMPLE = ROOT.parent / "shared" / "oracles" / "mcr-sample.jsonl"
+SAMPLE = ROOT / "tests" / "data" / "mcr-sample.jsonl"
 PYCACHE = tempfile.mkdtemp(prefix="cardavia-bench-pyc-")
 atexit.register(shutil.rmtree, PYCACHE, True)
 

@@ -22,7 +22,7 @@ class Controller(Protocol):
 
 
 class DrawnTileAutoplay:
-    """The ``drawn-tile`` autoplay of contracts.md: discard what was drawn, pass everything else."""
+    """The ``drawn-tile`` autoplay of docs/interfaces.md: discard what was drawn, pass everything else."""
 
     def choose(self, deal: Deal, decision: Decision) -> Action:
         if decision.kind == "missing_suit":

@@ -829,7 +829,7 @@ class Deal:
         return deltas(self.payments, self.n)
 
     def result(self) -> dict[str, Any]:
-        """The replay result object of contracts.md (plus the decisions taken)."""
+        """The replay result object of docs/interfaces.md (with the decisions taken)."""
         return {
             "variant": self.variant.id,
             "dealer": self.dealer,

@@ -1,7 +1,7 @@
 """Replaying a deal from a scenario: a fixed wall (or a seed) and scripted actions per seat.
 
-The scenario format and its rules are those of contracts.md ("Replaying a deal from a
-fixed wall"). Every problem is a :class:`ScenarioError` whose message names the action
+The scenario format and its rules are those of docs/interfaces.md ("Replaying a deal:
+cardavia replay"). Every problem is a :class:`ScenarioError` whose message names the action
 index, the seat and the reason; the CLI prints it and exits with status 2.
 """
 
@@ -116,6 +116,6 @@ def run(deal: Deal, scripts: list[_Script]) -> Deal:
 
 
 def replay(obj: Any) -> dict[str, Any]:
-    """The result object of one scenario (see contracts.md)."""
+    """The result object of one scenario (see docs/interfaces.md)."""
     deal, scripts = load_scenario(obj)
     return run(deal, scripts).result()

@@ -1,7 +1,7 @@
 """Test support: MCR hands for PyMahjongGB (the reference calculator) and random winning hands.
 
-Not a test module. ``reference_result`` converts a scoring request of contracts.md into a
-PyMahjongGB call the way ../shared/oracles/mcr-reference-behaviour.md describes (exposed
+Not a test module. ``reference_result`` converts a scoring request (docs/interfaces.md) into a
+PyMahjongGB call the way docs/mcr-reference-behaviour.md describes (exposed
 chows and pungs with offer 1, a concealed kong with offer 0; J1 red, J2 green, J3 white)
 and converts the answer back to ``{"valid", "total", "fans"}`` with our ids.
 ``random_winning_hand`` builds a winning request from a ``random.Random``: four sets and a

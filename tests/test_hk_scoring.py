@@ -1,4 +1,4 @@
-"""Hong Kong scoring, pattern by pattern, as rules.md states it (ids, values, decisions).
+"""Hong Kong scoring, pattern by pattern: the ids, values and decisions of variants/hk.yaml.
 
 Every test goes through the public API: ``load_variant("hk").scorer.score(parse_notation(...))``;
 a few go through ``cardavia score``.

@@ -1,8 +1,8 @@
 """MCR against the reference: the whole oracle file, then the rules the reference document lists.
 
-The oracle (../shared/oracles/mcr-sample.jsonl) holds 3,000 hands scored by PyMahjongGB;
-the targeted tests below follow ../shared/oracles/mcr-reference-behaviour.md (Q1-Q19)
-with hands written in the notation of contracts.md.
+The oracle (tests/data/mcr-sample.jsonl) holds 3,000 hands scored by PyMahjongGB;
+the targeted tests below follow docs/mcr-reference-behaviour.md (Q1-Q19) with hands
+written in the hand notation of docs/interfaces.md.
 """
 
 from __future__ import annotations
@@ -16,10 +16,7 @@ import pytest
 
 from cardavia.compiler import HandError, from_json, load_variant, parse_notation
 
-# The shared oracle when the checkout sits beside shared/ (as in CI); otherwise the copy
-# shipped with the tests, so the comparison never silently skips.
-_SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "oracles" / "mcr-sample.jsonl"
-ORACLE = _SHARED if _SHARED.exists() else Path(__file__).resolve().parent / "data" / "mcr-sample.jsonl"
+ORACLE = Path(__file__).resolve().parent / "data" / "mcr-sample.jsonl"
 
 
 @pytest.fixture(scope="module")

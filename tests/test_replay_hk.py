@@ -1,4 +1,5 @@
-"""Replay scenarios for the shared table rules and Hong Kong's payments (rules.md), exact deltas."""
+"""Replay scenarios for the table rules all variants share and Hong Kong's payments
+(variants/hk.yaml), exact deltas."""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""Our pages carry the facts of the seed pages (shared/seeds/): the Italian family page and
-Hong Kong page, the Portuguese Sichuan page, the Malay Hong Kong page, the German MCR page.
+"""Our pages carry the facts of the seed pages (tests/data/seeds/): the text of the pages our
+rules pages were modelled on, machine-translated, as they were given to the project: the
+Italian family page and Hong Kong page, the Portuguese Sichuan page, the Malay Hong Kong
+page, the German MCR page.
 
 Facts, not wording: each fact of a seed is listed below in a language-free form and
 checked on our page in the seed's language: a number in the figures, a pattern row with
@@ -21,7 +23,7 @@ from cardavia.render.pages import render_family, render_game
 from cardavia.render.reader import PageReader, read_page
 from cardavia.compiler.registry import load_variant
 
-SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
+SEEDS = Path(__file__).resolve().parent / "data" / "seeds"
 
 
 @dataclass(frozen=True)
@@ -233,8 +235,7 @@ def _check_all(page: PageReader, variant_id: str, tag: str) -> None:
     ("004_0e0c88552141f2d2.txt", "de", "mcr"),
 ])
 def test_game_page_carries_the_seed_facts(seed: str, tag: str, variant: str) -> None:
-    if SEEDS.is_dir():  # the seed itself, when the shared folder is beside the checkout
-        assert (SEEDS / seed).is_file()
+    assert (SEEDS / seed).is_file()  # the page these facts come from
     page = read_page(render_game(load_variant(variant), tag, "html"))
     _check_all(page, variant, tag)
 

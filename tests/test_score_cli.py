@@ -1,4 +1,4 @@
-"""``cardavia score`` exactly as contracts.md specifies it.
+"""``cardavia score`` exactly as docs/interfaces.md specifies it.
 
 Readable table by default, ``--json`` for one object, ``--jsonl`` batch mode on standard
 input, every flag, and bad input (clear message, exit status 2, never a traceback).

@@ -1,4 +1,4 @@
-"""Sichuan scoring, pattern by pattern, as rules.md states it (ids, values, decisions).
+"""Sichuan scoring, pattern by pattern: the ids, values and decisions of variants/sichuan.yaml.
 
 Through ``load_variant("sichuan").scorer.score(parse_notation(...))`` and ``cardavia score``.
 """

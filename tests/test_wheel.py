@@ -100,3 +100,12 @@ def test_installed_wheel_checks_the_shipped_variants(wheel: Path, tmp_path: Path
                     encoding="utf-8")
     result = run([str(bindir / "cardavia"), "check", "mine.yaml"], cwd=elsewhere, env=env)
     assert result.stdout.startswith("mine: ")
+
+    # The schema, for editors: the installed file, the one the shipped files' first line names.
+    result = run([str(bindir / "cardavia"), "schema", "--path"], cwd=elsewhere, env=env)
+    installed = Path(result.stdout.strip())
+    assert installed.resolve().is_relative_to(site) and installed.is_file()
+    assert installed.read_bytes() == (ROOT / "compiler" / "loading" / "variant.schema.json").read_bytes()
+    shipped = Path(where[2]) / "hk.yaml"
+    first = shipped.read_text(encoding="utf-8").splitlines()[0]
+    assert (shipped.parent / first.split("$schema=", 1)[1]).resolve() == installed.resolve()

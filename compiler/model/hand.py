@@ -1,6 +1,6 @@
 """A hand to score: concealed tiles, declared sets, the winning tile and the win context.
 
-Built from the hand notation of contracts.md (for people) or from the JSON scoring
+Built from the hand notation of docs/interfaces.md (for people) or from the JSON scoring
 input (for programs); both paths validate the same way and raise :class:`HandError`
 with a message that says which part is wrong.
 """
@@ -450,7 +450,7 @@ def checked_hand(hand_in: list[Any], win_in: Any, meld_keys: list[tuple[Any, ...
 
 
 def from_json(obj: Any) -> Hand:
-    """The scoring input object of contracts.md; unknown fields are ignored.
+    """The scoring request of docs/interfaces.md; unknown fields are ignored.
 
     A well-formed request takes the direct path (:func:`from_json_fast`); anything unusual
     goes through :func:`_from_json`, which checks every field in turn and says which part

@@ -47,7 +47,7 @@ else:
         concealed: bool = False
 
     class _Request(msgspec.Struct, gc=False):
-        """A request's fields as contracts.md gives them; unknown fields are skipped."""
+        """A request's fields as docs/interfaces.md gives them; unknown fields are skipped."""
 
         hand: list[_Tile]
         win_tile: _Tile

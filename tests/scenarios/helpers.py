@@ -16,7 +16,7 @@ HERE = Path(__file__).resolve().parent
 def scenario(variant: str, hands: dict[int, str], actions: Sequence[dict[str, Any]], *, dealer: int = 0,
              dealer_draw: str | None = None, draws: Any = "", tail: str = "", autoplay: str = "drawn-tile",
              fill_seed: int = 0) -> dict[str, Any]:
-    """A scenario object (contracts.md) with a full wall built by :func:`runtime.wall.build_wall`."""
+    """A scenario object (docs/interfaces.md) with a full wall built by :func:`runtime.wall.build_wall`."""
     v = load_variant(variant)
     wall = build_wall(v.tiles, hands, dealer=dealer, dealer_draw=dealer_draw, draws=draws, tail=tail,
                       fill_seed=fill_seed)
