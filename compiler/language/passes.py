@@ -239,31 +239,35 @@ def share_common(nodes: list[ir.Node], name_of: Callable[[ir.Node, int], str]) -
     more than once and is worth sharing (:func:`worth_sharing`) replaced by a
     :class:`~ir.Local`; the locals in an order where each comes after those it reads.
 
-    Greedy, largest part first, as often as a repeated part remains: a part inside a
-    shared one is shared in turn when it also occurs elsewhere. ``name_of(part, k)``
-    names the k-th local (a definition's name, say: the part may be a :class:`~ir.Def`).
-    Conditions are pure, so computing a part early changes no result."""
-    nodes = list(nodes)
-    shared: list[ir.Local] = []
-    while True:
-        counts: dict[ir.Node, int] = {}
-        named: dict[ir.Node, ir.Node] = {}  # a definition equal to the part, for its name
-        for root in nodes + [local.value for local in shared]:
-            for n in root.walk():
-                if isinstance(n, ir.Def):  # equal to its body: one occurrence, counted there
-                    named.setdefault(n, n)
-                else:
-                    counts[n] = counts.get(n, 0) + 1
-        repeated = [n for n, k in counts.items() if k > 1 and worth_sharing(n)]
-        if not repeated:
-            break
-        biggest = max(repeated, key=lambda n: n.size)
-        part = named.get(biggest, biggest)
-        local = ir.Local(name_of(part, len(shared)), part)
-        replace = {part: local}
-        nodes = [substitute(n, replace) for n in nodes]
-        shared = [ir.Local(s.name, substitute(s.value, replace)) for s in shared]
-        shared.append(local)
+    Largest part first: once a part is shared, the parts inside it occur once there
+    instead of once per occurrence, and are shared in turn only when they also occur
+    elsewhere. ``name_of(part, k)`` names the k-th local (a definition's name, say: the
+    part may be a :class:`~ir.Def`). Conditions are pure, so computing a part early
+    changes no result."""
+    counts: dict[ir.Node, int] = {}
+    named: dict[ir.Node, ir.Node] = {}  # a definition equal to the part, for its name
+    for root in nodes:
+        for n in root.walk():
+            if isinstance(n, ir.Def):  # equal to its body: one occurrence, counted there
+                named.setdefault(n, n)
+            else:
+                counts[n] = counts.get(n, 0) + 1
+    chosen: list[ir.Node] = []
+    for part in sorted((n for n, k in counts.items() if k > 1 and worth_sharing(n)), key=lambda n: -n.size):
+        k = counts[part]
+        if k < 2:  # its occurrences were inside parts shared before
+            continue
+        for n in part.walk():
+            if n is not part and not isinstance(n, ir.Def):
+                counts[n] -= k - 1
+        counts[part] = 1
+        chosen.append(part)
+    if not chosen:
+        return nodes, []
+    locals_ = {part: ir.Local(name_of(named.get(part, part), j), named.get(part, part))
+               for j, part in enumerate(chosen)}
+    replace: dict[ir.Node, ir.Node] = dict(locals_)
+    shared = [ir.Local(local.name, _inside_replaced(local.value, replace)) for local in locals_.values()]
     # Each after the locals it reads (a smaller part shared later may be read by a larger one).
     ordered: list[ir.Local] = []
     placed: set[str] = set()
@@ -278,7 +282,15 @@ def share_common(nodes: list[ir.Node], name_of: Callable[[ir.Node, int], str]) -
                 break
         else:  # pragma: no cover - sharing never makes a cycle
             raise AssertionError("shared parts read each other")
-    return nodes, ordered
+    return [substitute(n, replace) for n in nodes], ordered
+
+
+def _inside_replaced(node: ir.Node, replace: dict[ir.Node, ir.Node]) -> ir.Node:
+    """``node`` with the parts inside it replaced, not itself (nor a definition's body,
+    which is equal to it)."""
+    if isinstance(node, ir.Def):
+        return ir.Def(node.name, _inside_replaced(node.body, replace))
+    return node.rebuild(tuple(substitute(c, replace) for c in node.children()))
 
 
 __all__ = ["ALL_TILES_MASK", "COUNTS", "MASK", "cheap_first", "counts_of", "is_cheap", "lower",
