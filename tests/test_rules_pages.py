@@ -11,7 +11,7 @@ import unicodedata
 
 import pytest
 
-from cardavia.render.catalog import translator
+from cardavia.render.catalog import PATTERN_DESCRIPTION, PATTERN_NAME, translator, variant_text
 from cardavia.render.languages import LANGUAGES
 from cardavia.render.pages import game_document, render_game
 from cardavia.compiler.registry import load_variant, shipped_variants
@@ -95,10 +95,10 @@ def test_names_and_descriptions_are_the_translations(variant) -> None:
         t = translator(tag)
         page = read_page(render_game(variant, tag, "html"))
         for p in variant.scoring.table.patterns:
-            name = t.pgettext(f"{variant.id}/pattern/{p.id}/name", p.name)
+            name = variant_text(t, variant.scoring.unit, PATTERN_NAME, p.name)
             assert page.rows[p.id].name == name
             if p.description:
-                description = t.pgettext(f"{variant.id}/pattern/{p.id}/description", " ".join(p.description.split()))
+                description = variant_text(t, variant.scoring.unit, PATTERN_DESCRIPTION, p.description)
                 assert page.rows[p.id].cells[2].startswith(" ".join(description.split()))
 
 

@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from cardavia.render import formulas
-from cardavia.render.catalog import Translator, humanize, translator
+from cardavia.render.catalog import (PATTERN_NAME, SHAPE_NAME, VARIANT_SUMMARY, Translator, humanize, translator,
+                                     variant_text)
 from cardavia.render.pages import render_family, render_game
 from cardavia.render.reader import PageReader, read_page
 from cardavia.compiler.registry import load_variant
@@ -151,7 +152,7 @@ class Checker:
 
     def name(self, pid: str) -> str:
         p = self.variant.scoring.table.by_id[pid]
-        return self.t.pgettext(f"{self.vid}/pattern/{pid}/name", p.name)
+        return variant_text(self.t, self.variant.scoring.unit, PATTERN_NAME, p.name)
 
     def words(self, english: tuple[str, ...], style: str = "standard") -> str:
         return self.t.join([self.t._(w) for w in english], style=style)
@@ -175,7 +176,7 @@ class Checker:
                 assert t._("Limit hand: no other pattern counts.") in page.rows[pid].cells[2], (fact, pid)
         elif k == "shape":
             raw = next(s for s in self.variant.data["scoring"]["shapes"] if s["id"] == a[0])
-            shape = t.pgettext(f"{self.vid}/shape/{a[0]}/name", raw.get("name") or humanize(a[0]))
+            shape = variant_text(t, self.variant.scoring.unit, SHAPE_NAME, raw.get("name") or humanize(a[0]))
             assert t._("{name}: {what}.", name=shape, what="").rstrip(".。 ") in text, fact
         elif k == "says":
             values = {}
@@ -253,7 +254,7 @@ def test_italian_family_page_carries_the_seed_facts() -> None:
         # every game's rules are on the family page: check its facts on the section ids it owns
         game_html = render_game(v, "it", "html")
         _check_all(read_page(game_html), v.id, "it")
-        summary = t.pgettext(f"{v.id}/summary", v.summary)
+        summary = variant_text(t, v.scoring.unit, VARIANT_SUMMARY, v.summary)
         assert summary in page.text
         own = [text for level, text in read_page(game_html).headings if level == "h2"]
         assert own == [text for level, text in page.headings if level == "h4"][:5] or all(

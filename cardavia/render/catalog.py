@@ -9,9 +9,12 @@ standard library's ``GNUTranslations`` does the lookups, plural forms included; 
 message without a usable translation falls back to its English source text.
 
 Messages from the variant files (names, titles, summaries, units, pattern names and
-descriptions, shape names, reasons) carry a context ``<variant>/<kind>/<id>/<field>``:
-the same English text may need different words in different variants (MCR's and
-Sichuan's "Seven pairs" have different Chinese names).
+descriptions, shape names, reasons) are keyed by their text and their role (the
+context, e.g. ``pattern name``), not by the variant: an edited copy keeps every
+translation of what it did not change. Where one English text names different things
+in different scoring traditions (Hong Kong's and Sichuan's "All pungs" are 對對糊 and
+碰碰胡), a second entry with the tradition in its context is looked up first; see
+:func:`tradition_context`.
 """
 
 from __future__ import annotations
@@ -94,6 +97,7 @@ class Translator:
     def __init__(self, lang: Language | str) -> None:
         self.lang = language(lang) if isinstance(lang, str) else lang
         cat = load_catalog(self.lang)
+        self.catalog = cat
         if cat is None:
             self._t: gettext.NullTranslations = gettext.NullTranslations()
         else:
@@ -114,6 +118,10 @@ class Translator:
 
     def npgettext(self, context: str, singular: str, plural: str, n: int, **values: Any) -> str:
         return _fill(self._t.npgettext(context, singular, plural, n), {"n": n, **values})
+
+    def has(self, context: str | None, message: str) -> bool:
+        """True when the catalog translates the message (a fuzzy or empty entry does not)."""
+        return is_translated(self.catalog, context, message)
 
     # Helpers that use CLDR data.
     def join(self, items: Iterable[str], style: str = "standard") -> str:
@@ -147,18 +155,48 @@ def translator(lang: Language | str) -> Translator:
 
 # --------------------------------------------------------- variant messages
 
+#: The roles of a variant file's texts. A text is looked up by its role (the catalog
+#: context) and its English text (the msgid), never by the variant's id: a copy of a
+#: variant under another id, or a file that changes only some of its patterns, keeps
+#: the translation of every text it did not change.
+VARIANT_NAME = "variant name"
+VARIANT_TITLE = "variant title"
+VARIANT_SUMMARY = "variant summary"
+UNIT = "unit"
+FAMILY = "family"
+SHAPE_NAME = "shape name"
+PATTERN_NAME = "pattern name"
+PATTERN_DESCRIPTION = "pattern description"
+VALIDITY_REASON = "validity reason"
+SETTLEMENT_REASON = "settlement reason"
+PRINCIPLE = "principle"
+
+
+def tradition_context(role: str, unit: str) -> str:
+    """The context of a text in one scoring tradition, named by its unit (``faan``: Hong
+    Kong, ``fan``: Sichuan, ``points``: MCR). Where the shipped variants of several
+    traditions share an English text (\"All pungs\", \"Seven pairs\"), the catalogs have one
+    entry per tradition as well, because Chinese players of each tradition have their own
+    word (Hong Kong 對對糊, Sichuan 碰碰胡); it is looked up before the plain entry."""
+    return f"{role} | {unit}"
+
+
 @dataclass(frozen=True)
 class VariantMessage:
     """One text a variant file contributes to its pages."""
 
-    context: str
+    role: str  # the catalog context
     msgid: str
     plural: str | None = None  # units are plural messages ("point", "points")
     where: str = ""  # a short human description for reports
 
     @property
+    def context(self) -> str:
+        return self.role
+
+    @property
     def key(self) -> tuple[str, str]:
-        return (self.context, self.msgid)
+        return (self.role, self.msgid)
 
 
 def humanize(identifier: str) -> str:
@@ -167,42 +205,39 @@ def humanize(identifier: str) -> str:
     return " ".join(words)[:1].upper() + " ".join(words)[1:] if words else str(identifier)
 
 
-def context(variant_id: str, *parts: str) -> str:
-    return "/".join((variant_id,) + parts)
+def _one_line(text: Any) -> str:
+    return " ".join(str(text).split())
 
 
 def variant_messages(variant: Any) -> list[VariantMessage]:
     """Every translatable text of a compiled variant, in page order.
 
     The extractor writes these into the catalog template; the pages look them up with
-    the same contexts, so the two cannot drift apart.
+    the same roles (:func:`variant_text`), so the two cannot drift apart.
     """
-    vid = variant.id
+    unit = variant.scoring.unit
     out = [
-        VariantMessage(context(vid, "name"), variant.name, where="name"),
-        VariantMessage(context(vid, "title"), variant.title, where="title"),
-        VariantMessage(context(vid, "summary"), variant.summary, where="summary"),
-        VariantMessage(context(vid, "unit"), variant.scoring.unit, variant.scoring.unit, where="unit"),
+        VariantMessage(VARIANT_NAME, variant.name, where="name"),
+        VariantMessage(VARIANT_TITLE, variant.title, where="title"),
+        VariantMessage(VARIANT_SUMMARY, _one_line(variant.summary), where="summary"),
+        VariantMessage(UNIT, unit, unit, where="unit"),
     ]
     if variant.family:
-        out.append(VariantMessage(context("family", variant.family), humanize(variant.family),
-                                  where=f"family {variant.family!r}"))
+        out.append(VariantMessage(FAMILY, humanize(variant.family), where=f"family {variant.family!r}"))
     for raw in variant.data["scoring"]["shapes"]:
-        out.append(VariantMessage(context(vid, "shape", raw["id"], "name"), raw.get("name") or humanize(raw["id"]),
+        out.append(VariantMessage(SHAPE_NAME, raw.get("name") or humanize(raw["id"]),
                                   where=f"shape {raw['id']!r} name"))
     for i, raw in enumerate(variant.data["scoring"].get("valid_when") or []):
-        out.append(VariantMessage(context(vid, "valid_when", str(i)), " ".join(str(raw["reason"]).split()),
-                                  where=f"validity reason {i + 1}"))
+        out.append(VariantMessage(VALIDITY_REASON, _one_line(raw["reason"]), where=f"validity reason {i + 1}"))
     for p in variant.scoring.table.patterns:
-        out.append(VariantMessage(context(vid, "pattern", p.id, "name"), p.name, where=f"pattern {p.id!r} name"))
+        out.append(VariantMessage(PATTERN_NAME, p.name, where=f"pattern {p.id!r} name"))
         if p.description:
-            out.append(VariantMessage(context(vid, "pattern", p.id, "description"), " ".join(p.description.split()),
+            out.append(VariantMessage(PATTERN_DESCRIPTION, _one_line(p.description),
                                       where=f"pattern {p.id!r} description"))
     for rule in variant.settlement.exhausted:
-        out.append(VariantMessage(context(vid, "reason", rule.reason), humanize(rule.reason),
-                                  where=f"settlement reason {rule.reason!r}"))
+        out.append(VariantMessage(SETTLEMENT_REASON, humanize(rule.reason), where=f"settlement reason {rule.reason!r}"))
     for key in variant.scoring.principles:
-        out.append(VariantMessage(context(vid, "principle", key), humanize(key), where=f"principle {key!r}"))
+        out.append(VariantMessage(PRINCIPLE, humanize(key), where=f"principle {key!r}"))
     seen: set[tuple[str, str]] = set()
     unique = []
     for m in out:
@@ -210,6 +245,22 @@ def variant_messages(variant: Any) -> list[VariantMessage]:
             seen.add(m.key)
             unique.append(m)
     return unique
+
+
+def variant_text(t: "Translator", unit: str, role: str, english: str) -> str:
+    """A variant file's text in the translator's language: the entry of the variant's
+    tradition (its unit) when the catalog has one, else the entry of the text itself,
+    else the English text."""
+    english = _one_line(english)
+    special = tradition_context(role, unit)
+    if t.has(special, english):
+        return t.pgettext(special, english)
+    return t.pgettext(role, english)
+
+
+def unit_word(t: "Translator", unit: str, n: int) -> str:
+    """The variant's unit for ``n`` ("1 point", "2 points")."""
+    return t.npgettext(UNIT, unit, unit, n)
 
 
 def is_translated(cat: Catalog | None, context_: str | None, msgid: str) -> bool:
@@ -232,21 +283,29 @@ def missing_translations(variant: Any) -> list[tuple[VariantMessage, list[str]]]
     """Each variant message that some shipped language lacks, with those languages' tags."""
     out = []
     cats = {lang.tag: load_catalog(lang) for lang in translated_languages()}
+    unit = variant.scoring.unit
     for m in variant_messages(variant):
-        missing = [tag for tag, cat in cats.items() if not is_translated(cat, m.context, m.msgid)]
+        missing = [tag for tag, cat in cats.items()
+                   if not is_translated(cat, m.role, m.msgid)
+                   and not is_translated(cat, tradition_context(m.role, unit), m.msgid)]
         if missing:
             out.append((m, missing))
     return out
 
 
-def missing_translation_lines(variant: Any) -> list[str]:
-    """Lines for ``cardavia check``: the variant texts pages show in English for lack of a
-    translation (run ``python -m cardavia.render.extract`` and translate locales/*.po)."""
+def missing_translation_lines(variant: Any, verbose: bool = False) -> list[str]:
+    """Lines for ``cardavia check``: one line saying how many of the variant's texts pages
+    show in English for lack of a translation, and with ``verbose`` one line per text
+    (run ``python -m cardavia.render.extract`` and translate locales/*.po)."""
     missing = missing_translations(variant)
     if not missing:
         return []
-    lines = [f"  missing translations: {len(missing)} message{'s' if len(missing) != 1 else ''} "
-             f"(shown in English; update with: python -m cardavia.render.extract)"]
-    for m, tags in missing:
-        lines.append(f"    {m.where}: {m.msgid!r} [{', '.join(tags)}]")
+    tags = [lang.tag for lang in translated_languages() if any(lang.tag in m[1] for m in missing)]
+    n = len(missing)
+    lines = [f"  missing translations: {n} text{'s' if n != 1 else ''} shown in English in {', '.join(tags)}"
+             + ("" if verbose else " (--verbose lists them)")]
+    if verbose:
+        for m, langs in missing:
+            lines.append(f"    {m.where}: {m.msgid!r} [{', '.join(langs)}]")
+        lines.append("  add them with: python -m cardavia.render.extract, then translate locales/*/LC_MESSAGES/*.po")
     return lines

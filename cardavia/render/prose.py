@@ -11,7 +11,8 @@ from __future__ import annotations
 from cardavia.compiler.model.tiles import CODES, TILE_GROUPS, is_dragon, is_honor, is_terminal, is_wind
 
 from . import formulas
-from .catalog import Translator, context, humanize
+from . import catalog as roles
+from .catalog import Translator, humanize, unit_word, variant_text
 from .document import Block, FamilyPage, Figure, GamePage, PatternRow, Section
 from .facts import FamilyFacts, PatternFact, ShapeFact, TileGroupFact, VariantFacts
 from .languages import language
@@ -30,12 +31,13 @@ class Prose:
         self.t = t
 
     # ------------------------------------------------------------- names
-    def vtext(self, *parts: str, english: str) -> str:
-        return self.t.pgettext(context(self.f.id, *parts), english)
+    def vtext(self, role: str, english: str) -> str:
+        """A text of the variant file in this language (see :func:`catalog.variant_text`)."""
+        return variant_text(self.t, self.f.unit, role, english)
 
     def unit(self, n: int) -> str:
         u = self.f.unit
-        return self.t.npgettext(context(self.f.id, "unit"), u, u, n)
+        return unit_word(self.t, u, n)
 
     def amount_of(self, n: int) -> str:
         return self.t._("{n} {unit}", n=n, unit=self.unit(n))
@@ -44,10 +46,10 @@ class Prose:
         p = self.f.pattern(p) if isinstance(p, str) else p
         if p is None:
             return ""
-        return self.vtext("pattern", p.id, "name", english=p.name)
+        return self.vtext(roles.PATTERN_NAME, p.name)
 
     def shape_name(self, s: ShapeFact) -> str:
-        return self.vtext("shape", s.id, "name", english=s.name or humanize(s.id))
+        return self.vtext(roles.SHAPE_NAME, s.name or humanize(s.id))
 
     def group_count(self, g: TileGroupFact) -> str:
         t, n = self.t, g.copies * g.kinds
@@ -280,7 +282,7 @@ class Prose:
             value = str(p.value)
         else:
             value = formulas.amount(p.value_formula or "", t, formulas.TOTAL)
-        description = self.vtext("pattern", p.id, "description", english=p.description) if p.description else ""
+        description = self.vtext(roles.PATTERN_DESCRIPTION, p.description) if p.description else ""
         return PatternRow(p.id, self.pattern_name(p), value, p.value, description, notes)
 
     def patterns(self) -> Section:
@@ -290,7 +292,7 @@ class Prose:
         rules = []
         for i, reason in enumerate(f.valid_reasons):
             rules.append(t._("A hand is not a win when {reason}.",
-                             reason=self.vtext("valid_when", str(i), english=reason)))
+                             reason=self.vtext(roles.VALIDITY_REASON, reason)))
         rules.append(t._("Wherever a pattern speaks of pungs, a kong counts as a pung."))
         rules.append(t._("When a hand can be arranged in several ways, the arrangement with the highest total "
                          "counts."))
@@ -305,20 +307,19 @@ class Prose:
                 rules.append(t._("Limit hands score their own value with no other pattern: {patterns}.",
                                  patterns=t.join(self.pattern_name(p) for p in limits)))
             rules.append(t._("If two limit hands hold, the one listed first counts."))
-        switched = [self.vtext("principle", key, english=humanize(key))
+        switched = [self.vtext(roles.PRINCIPLE, humanize(key))
                     for key, value in f.principles.items() if value is True]
         if switched:
             rules.append(t._("Combination principles: {principles}.", principles=t.join(switched)))
         for key, value in f.principles.items():
             if isinstance(value, (list, tuple)) and value:
                 rules.append(t._("{principle}: {patterns}.",
-                                 principle=self.vtext("principle", key, english=humanize(key)),
+                                 principle=self.vtext(roles.PRINCIPLE, humanize(key)),
                                  patterns=t.join(self.pattern_name(str(v)) or str(v) for v in value)))
         rules.append(t._("Every pattern that counts is listed with its value; patterns excluded or replaced by "
                          "another do not count."))
         rows = [self.pattern_row(p) for p in f.patterns]
-        table = Block(rows=rows, caption=t._("Scoring patterns of {title}", title=self.vtext("title",
-                                                                                                english=f.title)),
+        table = Block(rows=rows, caption=t._("Scoring patterns of {title}", title=self.vtext(roles.VARIANT_TITLE, f.title)),
                       headers=(t._("Pattern"), cap(self.unit(2)), t._("Description")))
         return Section(4, t._("Winning hands and scoring patterns"),
                        [Block(text=intro[0]), Block(items=items), Block(items=rules), table])
@@ -365,12 +366,12 @@ class Prose:
             for rule in f.exhausted:
                 if rule.refund_when is not None:
                     end.append(t._("{reason}: every player who {condition} refunds their kong income to those who "
-                                   "paid it.", reason=self.vtext("reason", rule.reason, english=humanize(rule.reason)),
+                                   "paid it.", reason=self.vtext(roles.SETTLEMENT_REASON, humanize(rule.reason)),
                                    condition=formulas.condition(rule.refund_when, t, formulas.PLAYER)))
                 else:
                     end.append(t._("{reason}: every player who {payer} pays {amount} to every other player who "
                                    "{payee}.",
-                                   reason=self.vtext("reason", rule.reason, english=humanize(rule.reason)),
+                                   reason=self.vtext(roles.SETTLEMENT_REASON, humanize(rule.reason)),
                                    payer=formulas.condition(rule.payer or "", t, formulas.PLAYER),
                                    payee=formulas.condition(rule.payee or "", t, formulas.PLAYER),
                                    amount=formulas.amount(rule.amount or "", t, formulas.PLAYER)))
@@ -410,8 +411,8 @@ class Prose:
         f, t = self.f, self.t
         return GamePage(
             figures=self.figures(), figures_label=t._("At a glance"),
-            variant=f.id, lang=t.lang.tag, name=self.vtext("name", english=f.name),
-            title=self.vtext("title", english=f.title), summary=self.vtext("summary", english=f.summary),
+            variant=f.id, lang=t.lang.tag, name=self.vtext(roles.VARIANT_NAME, f.name),
+            title=self.vtext(roles.VARIANT_TITLE, f.title), summary=self.vtext(roles.VARIANT_SUMMARY, f.summary),
             frame=self.frame(),
             sections=[self.objective(), self.setup(), self.turn(), self.patterns(), self.scoring()],
             rules_heading=t._("Rules"),
@@ -423,7 +424,7 @@ def game_page(facts: VariantFacts, t: Translator) -> GamePage:
 
 
 def family_page(family: FamilyFacts, t: Translator) -> FamilyPage:
-    name = t.pgettext(context("family", family.id), humanize(family.id))
+    name = t.pgettext(roles.FAMILY, humanize(family.id))
     prose = Prose(family.games[0], t)
     groups = [prose.group_count(g) for g in family.tile_groups]
     games = [game_page(g, t) for g in family.games]
