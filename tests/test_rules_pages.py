@@ -49,7 +49,12 @@ def test_html_page_numbers_equal_the_compiled_variant(variant, tag: str) -> None
     else:
         assert page.figures["cap"] == variant.scoring.cap
     patterns = variant.scoring.table.patterns
-    assert page.row_order == [p.id for p in patterns], "every pattern, once, in table order"
+    assert sorted(page.row_order) == sorted(p.id for p in patterns), "every pattern, once"
+    limits = [p.id for p in patterns if p.limit]
+    assert page.row_order[:len(limits)] == limits, "limit hands first, in table order"
+    values = [page.rows[pid].value for pid in page.row_order[len(limits):]]
+    numbers = [int(v) for v in values if v is not None]
+    assert numbers == sorted(numbers, reverse=True), "then from the highest value down"
     for p in patterns:
         row = page.rows[p.id]
         assert row.name, f"{p.id} has a name on the {tag} page"
@@ -112,5 +117,5 @@ def test_only_ascii_digits(variant, tag: str) -> None:
 def test_every_number_is_a_compiled_number_in_the_pattern_table(variant) -> None:
     """A changed value cannot hide: the table's value column is exactly the values."""
     page = read_page(render_game(variant, "zh-Hans", "html"))
-    values = [int(page.rows[p.id].value) for p in variant.scoring.table.patterns if isinstance(p.value, int)]
-    assert values == [p.value for p in variant.scoring.table.patterns if isinstance(p.value, int)]
+    values = {p.id: int(page.rows[p.id].value) for p in variant.scoring.table.patterns if isinstance(p.value, int)}
+    assert values == {p.id: p.value for p in variant.scoring.table.patterns if isinstance(p.value, int)}

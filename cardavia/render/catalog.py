@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import gettext
 import io
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -91,6 +92,58 @@ def _fill(text: str, values: dict[str, Any]) -> str:
         return text
 
 
+# A phrase filled into a sentence meets the preposition before it: Italian and Portuguese
+# then contract them ("elevato a" + "il totale" -> "elevato al totale"; "de" + "o" -> "do").
+_ITALIAN = {("a", "il"): "al", ("a", "lo"): "allo", ("a", "la"): "alla", ("a", "i"): "ai", ("a", "gli"): "agli",
+            ("a", "le"): "alle", ("di", "il"): "del", ("di", "lo"): "dello", ("di", "la"): "della",
+            ("di", "i"): "dei", ("di", "gli"): "degli", ("di", "le"): "delle", ("da", "il"): "dal",
+            ("da", "lo"): "dallo", ("da", "la"): "dalla", ("da", "i"): "dai", ("da", "gli"): "dagli",
+            ("da", "le"): "dalle", ("in", "il"): "nel", ("in", "lo"): "nello", ("in", "la"): "nella",
+            ("in", "i"): "nei", ("in", "gli"): "negli", ("in", "le"): "nelle", ("su", "il"): "sul",
+            ("su", "la"): "sulla", ("su", "i"): "sui", ("su", "le"): "sulle"}
+_PORTUGUESE = {("a", "o"): "ao", ("a", "a"): "à", ("a", "os"): "aos", ("a", "as"): "às", ("de", "o"): "do",
+               ("de", "a"): "da", ("de", "os"): "dos", ("de", "as"): "das", ("em", "o"): "no", ("em", "a"): "na",
+               ("em", "os"): "nos", ("em", "as"): "nas", ("por", "o"): "pelo", ("por", "a"): "pela",
+               ("por", "os"): "pelos", ("por", "as"): "pelas"}
+_ELISION = {"a": "all'", "di": "dell'", "da": "dall'", "in": "nell'", "su": "sull'"}
+
+
+def _contract(table: dict[tuple[str, str], str], text: str) -> str:
+    words = "|".join(sorted({p for p, _ in table}, key=len, reverse=True))
+    articles = "|".join(sorted({a for _, a in table}, key=len, reverse=True))
+
+    def one(m: re.Match[str]) -> str:
+        prep, art = m.group(1), m.group(2)
+        joined = table[(prep.lower(), art.lower())]
+        return joined[:1].upper() + joined[1:] if prep[:1].isupper() else joined
+
+    return re.sub(rf"\b({words}) ({articles})\b(?!')", one, text, flags=re.I)
+
+
+def _contract_it(text: str) -> str:
+    text = _contract(_ITALIAN, text)
+    return re.sub(r"\b(a|di|da|in|su) l'", lambda m: _ELISION[m.group(1).lower()], text)
+
+
+_CJK = "\u2e80-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef"
+_CJK_SPACE = re.compile(rf"(?<=[{_CJK}])[ \t]+(?=[{_CJK}0-9])|(?<=[0-9])[ \t]+(?=[{_CJK}])")
+
+
+def _cjk_spacing(text: str) -> str:
+    """Chinese sets digits and Chinese characters without spaces between them ("至少3番的和牌"),
+    whatever spaces a filled placeholder brought."""
+    return _CJK_SPACE.sub("", text)
+
+
+#: The last step of every lookup, by language: what joining phrases into sentences needs.
+FINISH = {"it": _contract_it, "pt": lambda text: _contract(_PORTUGUESE, text),
+          "zh_Hans": _cjk_spacing, "zh_Hant": _cjk_spacing}
+
+
+def _same(text: str) -> str:
+    return text
+
+
 class Translator:
     """Lookups for one language. Placeholders are ``{name}``, filled from keywords."""
 
@@ -98,6 +151,7 @@ class Translator:
         self.lang = language(lang) if isinstance(lang, str) else lang
         cat = load_catalog(self.lang)
         self.catalog = cat
+        self._finish = FINISH.get(self.lang.locale, _same)
         if cat is None:
             self._t: gettext.NullTranslations = gettext.NullTranslations()
         else:
@@ -108,16 +162,16 @@ class Translator:
 
     # The four gettext calls (the extractor knows these names).
     def _(self, message: str, **values: Any) -> str:
-        return _fill(self._t.gettext(message), values)
+        return self._finish(_fill(self._t.gettext(message), values))
 
     def ngettext(self, singular: str, plural: str, n: int, **values: Any) -> str:
-        return _fill(self._t.ngettext(singular, plural, n), {"n": n, **values})
+        return self._finish(_fill(self._t.ngettext(singular, plural, n), {"n": n, **values}))
 
     def pgettext(self, context: str, message: str, **values: Any) -> str:
-        return _fill(self._t.pgettext(context, message), values)
+        return self._finish(_fill(self._t.pgettext(context, message), values))
 
     def npgettext(self, context: str, singular: str, plural: str, n: int, **values: Any) -> str:
-        return _fill(self._t.npgettext(context, singular, plural, n), {"n": n, **values})
+        return self._finish(_fill(self._t.npgettext(context, singular, plural, n), {"n": n, **values}))
 
     def has(self, context: str | None, message: str) -> bool:
         """True when the catalog translates the message (a fuzzy or empty entry does not)."""
@@ -133,8 +187,11 @@ class Translator:
 
     # Jinja2's i18n extension calls these (newstyle: placeholders as %(name)s).
     def jinja_callables(self) -> dict[str, Any]:
-        return {"gettext": self._t.gettext, "ngettext": self._t.ngettext,
-                "pgettext": self._t.pgettext, "npgettext": self._t.npgettext}
+        t, finish = self._t, self._finish
+        return {"gettext": lambda m: finish(t.gettext(m)),
+                "ngettext": lambda s, p, n: finish(t.ngettext(s, p, n)),
+                "pgettext": lambda c, m: finish(t.pgettext(c, m)),
+                "npgettext": lambda c, s, p, n: finish(t.npgettext(c, s, p, n))}
 
 
 @lru_cache(maxsize=16)
@@ -169,7 +226,6 @@ PATTERN_NAME = "pattern name"
 PATTERN_DESCRIPTION = "pattern description"
 VALIDITY_REASON = "validity reason"
 SETTLEMENT_REASON = "settlement reason"
-PRINCIPLE = "principle"
 
 
 def tradition_context(role: str, unit: str) -> str:
@@ -236,8 +292,6 @@ def variant_messages(variant: Any) -> list[VariantMessage]:
                                       where=f"pattern {p.id!r} description"))
     for rule in variant.settlement.exhausted:
         out.append(VariantMessage(SETTLEMENT_REASON, humanize(rule.reason), where=f"settlement reason {rule.reason!r}"))
-    for key in variant.scoring.principles:
-        out.append(VariantMessage(PRINCIPLE, humanize(key), where=f"principle {key!r}"))
     seen: set[tuple[str, str]] = set()
     unique = []
     for m in out:
@@ -272,6 +326,11 @@ def is_translated(cat: Catalog | None, context_: str | None, msgid: str) -> bool
         return False
     strings = msg.string if isinstance(msg.string, (tuple, list)) else (msg.string,)
     return bool(strings) and all(s for s in strings)
+
+
+def is_optional(context_: str | None) -> bool:
+    """True for a tradition's entry (``pattern name | fan``): left empty, the plain entry serves."""
+    return bool(context_) and " | " in str(context_)
 
 
 def translated_languages() -> list[Language]:
