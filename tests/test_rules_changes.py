@@ -10,7 +10,8 @@ import pytest
 import yaml
 
 from cardavia.cli import main
-from cardavia.render.catalog import missing_translation_lines, missing_translations, translator
+from cardavia.render.catalog import (PATTERN_NAME, missing_translation_lines, missing_translations, translator,
+                                     unit_word, variant_text)
 from cardavia.render.languages import LANGUAGES
 from cardavia.render.pages import game_document, render_game
 from cardavia.render.reader import has_number, read_page
@@ -76,7 +77,7 @@ def test_the_singular_unit_follows_the_number(changed) -> None:
     variant, _, _ = changed
     t = translator("en")
     assert "at least 1 faan" in " ".join(game_document(variant, "en").sections[0].blocks[0].items)
-    assert t.npgettext("mcr/unit", "points", "points", 1) == "point"
+    assert unit_word(t, "points", 1) == "point"
 
 
 NEW_PATTERN = """
@@ -108,7 +109,7 @@ def test_a_pattern_without_translations_falls_back_to_english(extended: Path, ta
     assert row.cells[2].startswith("Every tile of the hand is a 7.")
     if tag != "en":  # the rest of the page is still translated
         other = variant.scoring.table.patterns[1]
-        assert page.rows[other.id].name == translator(tag).pgettext(f"hk/pattern/{other.id}/name", other.name)
+        assert page.rows[other.id].name == variant_text(translator(tag), "faan", PATTERN_NAME, other.name)
 
 
 def test_missing_translations_are_listed(extended: Path) -> None:
@@ -118,15 +119,48 @@ def test_missing_translations_are_listed(extended: Path) -> None:
     assert sorted(missing) == ["pattern 'lucky_number_seven' description", "pattern 'lucky_number_seven' name"]
     assert all(sorted(tags) == others for tags in missing.values())
     lines = missing_translation_lines(variant)
-    assert "2 messages" in lines[0]
+    assert len(lines) == 1 and "2 texts" in lines[0] and "--verbose" in lines[0]
+    lines = missing_translation_lines(variant, verbose=True)
+    assert "2 texts" in lines[0]
     assert any("'Lucky seven'" in line and "zh-Hant" in line for line in lines)
 
 
-def test_check_lists_missing_translations(extended: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_summarises_missing_translations_in_one_line(extended: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", str(extended)]) == 0
     out = capsys.readouterr().out
-    assert "missing translations: 2 messages" in out
+    assert [line for line in out.splitlines() if "missing translations" in line] == [
+        "  missing translations: 2 texts shown in English in it, pt, ms, de, zh-Hans, zh-Hant "
+        "(--verbose lists them)"]
+    assert "Lucky seven" not in out
+    assert main(["check", "--verbose", str(extended)]) == 0
+    out = capsys.readouterr().out
+    assert "missing translations: 2 texts" in out
     assert "'Lucky seven'" in out and "'Every tile of the hand is a 7.'" in out
+
+
+@pytest.mark.parametrize("source", ["hk", "mcr", "sichuan"])
+def test_a_copy_under_a_new_id_keeps_its_translations(source: str, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """Catalog entries are keyed by text: a copy with another id, and its own name,
+    keeps the Italian name of every pattern (and every other text it did not change)."""
+    text = (variants_dir() / f"{source}.yaml").read_text(encoding="utf-8")
+    copied, n = re.subn(rf"^id: {source}\s*$", "id: my_copy", text, count=1, flags=re.M)
+    assert n == 1
+    copied = re.sub(r"^name: .*$", "name: My table rules", copied, count=1, flags=re.M)
+    path = tmp_path / "my_copy.yaml"
+    path.write_text(copied, encoding="utf-8")
+    copy, original = compile_file(path), compile_file(variants_dir() / f"{source}.yaml")
+    assert copy.id == "my_copy"
+    mine, theirs = read_page(render_game(copy, "it", "html")), read_page(render_game(original, "it", "html"))
+    for p in original.scoring.table.patterns:
+        assert mine.rows[p.id].name == theirs.rows[p.id].name != p.name or p.name == theirs.rows[p.id].name, p.id
+        assert mine.rows[p.id].cells == theirs.rows[p.id].cells, p.id
+    translated = [p.id for p in original.scoring.table.patterns if theirs.rows[p.id].name != p.name]
+    assert len(translated) > len(original.scoring.table.patterns) // 2, "the Italian names are Italian"
+    assert [m.where for m, _ in missing_translations(copy)] == ["name"], "only the new name lacks a translation"
+    assert main(["check", str(path)]) == 0
+    assert "missing translations: 1 text shown in English" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("name", ["hk", "mcr", "sichuan"])

@@ -11,7 +11,7 @@ import unicodedata
 
 import pytest
 
-from cardavia.render.catalog import translator
+from cardavia.render.catalog import PATTERN_DESCRIPTION, PATTERN_NAME, translator, variant_text
 from cardavia.render.languages import LANGUAGES
 from cardavia.render.pages import game_document, render_game
 from cardavia.compiler.registry import load_variant, shipped_variants
@@ -49,7 +49,12 @@ def test_html_page_numbers_equal_the_compiled_variant(variant, tag: str) -> None
     else:
         assert page.figures["cap"] == variant.scoring.cap
     patterns = variant.scoring.table.patterns
-    assert page.row_order == [p.id for p in patterns], "every pattern, once, in table order"
+    assert sorted(page.row_order) == sorted(p.id for p in patterns), "every pattern, once"
+    limits = [p.id for p in patterns if p.limit]
+    assert page.row_order[:len(limits)] == limits, "limit hands first, in table order"
+    values = [page.rows[pid].value for pid in page.row_order[len(limits):]]
+    numbers = [int(v) for v in values if v is not None]
+    assert numbers == sorted(numbers, reverse=True), "then from the highest value down"
     for p in patterns:
         row = page.rows[p.id]
         assert row.name, f"{p.id} has a name on the {tag} page"
@@ -86,8 +91,9 @@ def test_markdown_and_text_carry_every_pattern_and_value(variant, tag: str, fmt:
             assert re.search(rf"^\| {re.escape(cell)} \| {re.escape(row.value)} \|", text, re.M), row.id
         else:
             assert f"{row.name} — {row.value}" in text, row.id
+    colon = translator(tag)._("%(label)s: %(value)s") % {"label": "", "value": ""}
     for figure in doc.figures:
-        assert f"{figure.label}: " in text and figure.text in text
+        assert f"{figure.label}{colon}" in text and figure.text in text
 
 
 def test_names_and_descriptions_are_the_translations(variant) -> None:
@@ -95,10 +101,10 @@ def test_names_and_descriptions_are_the_translations(variant) -> None:
         t = translator(tag)
         page = read_page(render_game(variant, tag, "html"))
         for p in variant.scoring.table.patterns:
-            name = t.pgettext(f"{variant.id}/pattern/{p.id}/name", p.name)
+            name = variant_text(t, variant.scoring.unit, PATTERN_NAME, p.name)
             assert page.rows[p.id].name == name
             if p.description:
-                description = t.pgettext(f"{variant.id}/pattern/{p.id}/description", " ".join(p.description.split()))
+                description = variant_text(t, variant.scoring.unit, PATTERN_DESCRIPTION, p.description)
                 assert page.rows[p.id].cells[2].startswith(" ".join(description.split()))
 
 
@@ -112,5 +118,5 @@ def test_only_ascii_digits(variant, tag: str) -> None:
 def test_every_number_is_a_compiled_number_in_the_pattern_table(variant) -> None:
     """A changed value cannot hide: the table's value column is exactly the values."""
     page = read_page(render_game(variant, "zh-Hans", "html"))
-    values = [int(page.rows[p.id].value) for p in variant.scoring.table.patterns if isinstance(p.value, int)]
-    assert values == [p.value for p in variant.scoring.table.patterns if isinstance(p.value, int)]
+    values = {p.id: int(page.rows[p.id].value) for p in variant.scoring.table.patterns if isinstance(p.value, int)}
+    assert values == {p.id: p.value for p in variant.scoring.table.patterns if isinstance(p.value, int)}

@@ -18,7 +18,8 @@ from typing import Any
 import pytest
 
 from cardavia.render import formulas
-from cardavia.render.catalog import Translator, humanize, translator
+from cardavia.render.catalog import (PATTERN_NAME, SHAPE_NAME, VARIANT_SUMMARY, Translator, humanize, translator, unit_word,
+                                     variant_text)
 from cardavia.render.pages import render_family, render_game
 from cardavia.render.reader import PageReader, read_page
 from cardavia.compiler.registry import load_variant
@@ -90,7 +91,7 @@ HK = TURN + CHOW_TABLE + FLOWERS + [
 
 MCR = TURN + CHOW_TABLE + FLOWERS + [
     F("figure", "minimum", 8),
-    F("says", "{patterns}: not counted toward the minimum, but added to the total.", patterns=("flower_tiles",)),
+    F("says", "Not counted toward the minimum, but added to the total: {patterns}.", patterns=("flower_tiles",)),
     F("says", "All players compete separately; the first valid win ends the deal."),
     F("says", "If the wall runs out with no winner, the deal is drawn, with no payments."),
     F("pattern", "flower_tiles", 1), F("each", "flower_tiles"),
@@ -150,10 +151,11 @@ class Checker:
     def __init__(self, page: PageReader, variant_id: str, t: Translator) -> None:
         self.page, self.vid, self.t = page, variant_id, t
         self.variant = load_variant(variant_id)
+        self.unit = unit_word(t, self.variant.scoring.unit, 2)
 
     def name(self, pid: str) -> str:
         p = self.variant.scoring.table.by_id[pid]
-        return self.t.pgettext(f"{self.vid}/pattern/{pid}/name", p.name)
+        return variant_text(self.t, self.variant.scoring.unit, PATTERN_NAME, p.name)
 
     def words(self, english: tuple[str, ...], style: str = "standard") -> str:
         return self.t.join([self.t._(w) for w in english], style=style)
@@ -170,21 +172,20 @@ class Checker:
             notes = page.rows[a[0]].cells[2]
             assert self.name(a[1]) in notes, (fact, notes)
         elif k == "each":
-            assert t._("Counted for each instance.") in page.rows[a[0]].cells[2], fact
+            assert t._("Can count more than once in a hand.") in page.rows[a[0]].cells[2], fact
         elif k == "limit":
             for pid in a[1:]:
                 assert page.rows[pid].value == str(a[0]), (fact, pid)
                 assert t._("Limit hand: no other pattern counts.") in page.rows[pid].cells[2], (fact, pid)
         elif k == "shape":
             raw = next(s for s in self.variant.data["scoring"]["shapes"] if s["id"] == a[0])
-            shape = t.pgettext(f"{self.vid}/shape/{a[0]}/name", raw.get("name") or humanize(a[0]))
+            shape = variant_text(t, self.variant.scoring.unit, SHAPE_NAME, raw.get("name") or humanize(a[0]))
             assert t._("{name}: {what}.", name=shape, what="").rstrip(".。 ") in text, fact
         elif k == "says":
             values = {}
             for key, value in kw.items():
                 if key == "patterns":
                     values[key] = t.join(self.name(p) for p in value)
-                    values[key] = values[key][:1].upper() + values[key][1:]
                 elif key == "groups":
                     values[key] = self.words(value, "or")
                 elif key == "actions":
@@ -197,27 +198,28 @@ class Checker:
             sentence = t.ngettext(a[0], a[1], a[2])
             assert sentence in text, (fact, sentence)
         elif k == "formula":
-            assert formulas.amount(a[0], t, formulas.TOTAL) in text, fact
+            assert formulas.amount(a[0], t, formulas.TOTAL, unit=self.unit) in text, fact
         elif k == "pays":
-            amount = formulas.amount(a[2], t)
+            amount = formulas.amount(a[2], t, unit=self.unit)
             payer = {"discarder": "the discarder", "each_opponent": "each opponent",
                      "each_active_opponent": "each opponent still playing",
                      "other_opponents": "each other opponent"}[a[1]]
-            condition = formulas.condition(a[0], t)
+            condition = formulas.condition(a[0], t, unit=self.unit)
             sentence = t._("{condition}: {payer} pays {amount}.", condition=condition[:1].upper() + condition[1:],
                            payer=t._(payer), amount=amount)
             assert sentence in text, (fact, sentence)
         elif k == "kong_pays":
             kong = {"exposed": "Exposed kong", "added": "Added kong", "concealed": "Concealed kong"}[a[0]]
-            payer = {"discarder": "the discarder", "each_active_opponent": "each opponent still playing"}[a[1]]
+            payer = {"discarder": "the player who discarded the tile",
+                     "each_active_opponent": "each opponent still playing"}[a[1]]
             sentence = t._("{kong}: {payer} pays {amount} to its owner when it is declared.", kong=t._(kong),
                            payer=t._(payer), amount=a[2])
             assert sentence in text, (fact, sentence)
         elif k == "exhausted":
             for cond in a[:2]:
-                assert formulas.condition(cond, t, formulas.PLAYER) in text, (fact, cond)
+                assert formulas.condition(cond, t, formulas.PLAYER, unit=self.unit) in text, (fact, cond)
             if len(a) > 2:
-                assert formulas.amount(a[2], t, formulas.PLAYER) in text, fact
+                assert formulas.amount(a[2], t, formulas.PLAYER, unit=self.unit) in text, fact
         else:  # pragma: no cover
             raise AssertionError(f"unknown fact kind {k}")
 
@@ -254,7 +256,7 @@ def test_italian_family_page_carries_the_seed_facts() -> None:
         # every game's rules are on the family page: check its facts on the section ids it owns
         game_html = render_game(v, "it", "html")
         _check_all(read_page(game_html), v.id, "it")
-        summary = t.pgettext(f"{v.id}/summary", v.summary)
+        summary = variant_text(t, v.scoring.unit, VARIANT_SUMMARY, v.summary)
         assert summary in page.text
         own = [text for level, text in read_page(game_html).headings if level == "h2"]
         assert own == [text for level, text in page.headings if level == "h4"][:5] or all(

@@ -15,6 +15,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Compile each variant (a shipped name or a YAML path) and print a summary, "
                                    "or every problem with its file:line:column. Exit status 1 on any error.")
     p.add_argument("variants", nargs="+", metavar="VARIANT", help="hk, mcr, sichuan, or a path to a YAML file")
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="list every text of the rules pages that lacks a translation, not only how many")
     p.add_argument("--emit-scorer", nargs="?", const="", default=None, metavar="SHAPE",
                    help="print the Python generated to score each shape (or SHAPE only) instead of the summary")
     p.set_defaults(func=run)
@@ -35,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
             status = max(status, _emit(variant, args.emit_scorer))
             continue
         print("\n".join(variant.summary_lines()))
-        for line in _extra_lines(variant):
+        for line in _extra_lines(variant, getattr(args, "verbose", False)):
             print(line)
     return status
 
@@ -55,10 +57,10 @@ def _emit(variant: object, shape: str) -> int:
     return 0
 
 
-def _extra_lines(variant: object) -> list[str]:
+def _extra_lines(variant: object, verbose: bool = False) -> list[str]:
     """Lines other parts add to the summary (e.g. missing translations), if installed."""
     try:
         from cardavia.render.catalog import missing_translation_lines  # type: ignore[import-not-found]
     except ImportError:
         return []
-    return missing_translation_lines(variant)
+    return missing_translation_lines(variant, verbose)

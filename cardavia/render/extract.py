@@ -20,7 +20,7 @@ import io
 import re
 import sys
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_python
@@ -29,10 +29,13 @@ from jinja2.ext import babel_extract
 
 from cardavia.compiler.registry import load_variant, shipped_variants
 
-from .catalog import DOMAIN, catalog_path, locales_dir, template_path, variant_messages
+from .catalog import (DOMAIN, PATTERN_DESCRIPTION, PATTERN_NAME, SHAPE_NAME, catalog_path, locales_dir,
+                      template_path, tradition_context, variant_messages)
 from .languages import LANGUAGES
 
 PACKAGE = Path(__file__).parent
+#: The roles whose shared texts get one entry per tradition as well.
+TRADITION_ROLES = (SHAPE_NAME, PATTERN_NAME, PATTERN_DESCRIPTION)
 KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2),
             "npgettext": ((1, "c"), 2, 3)}
 COMMENT_TAGS = ["Translators:"]
@@ -83,12 +86,26 @@ def build_template(variant_names: Iterable[str] | None = None) -> Catalog:
                   copyright_holder="Cardavia contributors", charset="utf-8")
     for ctx, msgid, file, line in source_messages():
         pot.add(msgid, context=ctx, locations=[(file, line)])
+    # A variant text is one entry per (role, English text), wherever it occurs; a name or
+    # description that variants of several traditions (units) share gets one more entry per
+    # tradition, which translators fill only where their language names it otherwise.
+    found: dict[tuple[str, str], tuple[Any, list[str], list[str], dict[str, None]]] = {}
     for name in variant_names if variant_names is not None else shipped_variants():
         variant = load_variant(name)
         for m in variant_messages(variant):
-            msgid: str | tuple[str, str] = (m.msgid, m.plural) if m.plural else m.msgid
-            pot.add(msgid, context=m.context, locations=[(f"variants/{Path(variant.path).name}", 0)],
-                    auto_comments=[m.where])
+            msgid: Any = (m.msgid, m.plural) if m.plural else m.msgid
+            entry = found.setdefault(m.key, (msgid, [], [], {}))
+            entry[1].append(f"variants/{Path(variant.path).name}")
+            entry[2].append(f"{variant.id}: {m.where}")
+            entry[3][variant.scoring.unit] = None
+    for (role, _text), (msgid, files, wheres, units) in found.items():
+        locations = [(f, 0) for f in dict.fromkeys(files)]
+        pot.add(msgid, context=role, locations=locations, auto_comments=wheres)
+        if len(units) > 1 and role in TRADITION_ROLES:
+            for unit in units:
+                pot.add(msgid, context=tradition_context(role, unit), locations=locations,
+                        auto_comments=[f"Translators: only where variants scored in {unit} name it otherwise; "
+                                       "leave empty to use the entry without \"| " + unit + "\""])
     return pot
 
 

@@ -11,6 +11,8 @@ from typing import Any
 
 from cardavia.compiler.model.tiles import TILE_GROUPS, WIND_LETTERS
 
+from .bounds import can_repeat
+
 
 @dataclass(frozen=True)
 class TileGroupFact:
@@ -37,7 +39,7 @@ class PatternFact:
     description: str
     value: int | None  # None when the value is a formula
     value_formula: str | None
-    per_instance: bool  # counted once for each instance (a ``count`` pattern)
+    per_instance: bool  # may count more than once in a hand (see bounds.can_repeat)
     limit: bool
     fallback: bool
     toward_minimum: bool
@@ -145,7 +147,7 @@ def facts_of(variant: Any) -> VariantFacts:
         fixed = p.value if isinstance(p.value, int) else None
         patterns.append(PatternFact(
             id=p.id, name=p.name, description=" ".join(p.description.split()), value=fixed,
-            value_formula=None if fixed is not None else _text(p.value), per_instance=p.count is not None,
+            value_formula=None if fixed is not None else _text(p.value), per_instance=can_repeat(p, variant),
             limit=p.limit, fallback=p.fallback, toward_minimum=p.toward_minimum, excludes=tuple(p.excludes),
             replaces=tuple(p.replaces.items()), shapes=tuple(sorted(p.shapes)) if p.shapes else None,
             combination=p.combination))

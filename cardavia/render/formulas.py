@@ -22,7 +22,7 @@ from .catalog import Translator
 
 #: The vocabulary a formula is read with: number names give noun phrases; boolean names
 #: give (affirmative, negative) clauses; ``var.attr`` pairs the same for attributes.
-Phrase = Callable[[Translator], str]
+Phrase = Callable[[Translator, str], str]  # (translator, the unit word) -> phrase
 Clause = Callable[[Translator], tuple[str, str]]
 
 
@@ -34,22 +34,22 @@ class Vocabulary:
 
 # --------------------------------------------------------------- vocabularies
 
-def _total(t: Translator) -> str:
-    return t._("the hand total")
+def _total(t: Translator, unit: str) -> str:
+    return t._("the hand total in {unit}", unit=unit)
 
 
 TOTAL = Vocabulary(numbers={"total": _total})
 
 READY = Vocabulary(numbers={
-    "total": lambda t: t._("the best total of the ready hand"),
-    "base": lambda t: t._("the base amount"),
+    "total": lambda t, unit: t._("the ready hand's best total in {unit}", unit=unit),
+    "base": lambda t, unit: t._("the base amount"),
 })
 
 WIN = Vocabulary(
     numbers={
         "total": _total,
-        "base": lambda t: t._("the base amount"),
-        "winners": lambda t: t._("the number of players winning on the same discard"),
+        "base": lambda t, unit: t._("the base amount"),
+        "winners": lambda t, unit: t._("the number of players winning on the same discard"),
     },
     flags={
         "self_drawn": lambda t: (t._("self-drawn win"), t._("win on a discard")),
@@ -71,12 +71,12 @@ PLAYER_FLAGS: dict[str, Clause] = {
 }
 
 PLAYER_NUMBERS: dict[tuple[str, str], Phrase] = {
-    ("payee", "ready_value"): lambda t: t._("the most the receiving player's ready hand could win"),
-    ("payer", "ready_value"): lambda t: t._("the most the paying player's ready hand could win"),
-    ("player", "ready_value"): lambda t: t._("the most the player's ready hand could win"),
-    ("payee", "kong_income"): lambda t: t._("the receiving player's kong income"),
-    ("payer", "kong_income"): lambda t: t._("the paying player's kong income"),
-    ("player", "kong_income"): lambda t: t._("the player's kong income"),
+    ("payee", "ready_value"): lambda t, unit: t._("the most the receiving player's ready hand could win"),
+    ("payer", "ready_value"): lambda t, unit: t._("the most the paying player's ready hand could win"),
+    ("player", "ready_value"): lambda t, unit: t._("the most the player's ready hand could win"),
+    ("payee", "kong_income"): lambda t, unit: t._("the receiving player's kong income"),
+    ("payer", "kong_income"): lambda t, unit: t._("the paying player's kong income"),
+    ("player", "kong_income"): lambda t, unit: t._("the player's kong income"),
 }
 
 PLAYER = Vocabulary()
@@ -91,12 +91,15 @@ def _num(n: int) -> str:
 
 
 class _Reader:
-    def __init__(self, t: Translator, vocab: Vocabulary) -> None:
+    def __init__(self, t: Translator, vocab: Vocabulary, unit: str) -> None:
         self.t = t
         self.vocab = vocab
+        self.unit = unit
 
     # ------------------------------------------------------------ numbers
-    def number(self, tree: Tree | Token) -> str:
+    def number(self, tree: Tree | Token, top: bool = False) -> str:
+        """A noun phrase for a number. ``top``: the whole formula, where "X, at most N" reads
+        unambiguously; inside a larger formula a bound reads "the smaller of X and N"."""
         t = self.t
         if isinstance(tree, Token):
             raise _Unreadable(str(tree))
@@ -106,14 +109,14 @@ class _Reader:
         if kind == "name":
             name = str(tree.children[0])
             if name in self.vocab.numbers:
-                return self.vocab.numbers[name](t)
+                return self.vocab.numbers[name](t, self.unit)
             raise _Unreadable(name)
         if kind == "attr":
             obj, attr = tree.children
             if isinstance(obj, Tree) and obj.data == "name":
                 phrase = PLAYER_NUMBERS.get((str(obj.children[0]), str(attr)))
                 if phrase:
-                    return phrase(t)
+                    return phrase(t, self.unit)
             raise _Unreadable(str(attr))
         if kind == "pow":
             return t._("{base} to the power of {exp}", base=self.operand(tree.children[0]),
@@ -123,7 +126,7 @@ class _Reader:
         if kind == "arith":
             return self.arith(tree)
         if kind == "call":
-            return self.call(tree)
+            return self.call(tree, top)
         if kind == "conditional":
             return t._("{then} if {condition}, otherwise {other}", then=self.number(tree.children[0]),
                        condition=self.condition(tree.children[1]), other=self.number(tree.children[2]))
@@ -164,19 +167,24 @@ class _Reader:
             left_is_int = False
         return text
 
-    def call(self, tree: Tree) -> str:
+    def call(self, tree: Tree, top: bool = False) -> str:
         t = self.t
         name = str(tree.children[0])
         args = [c for c in tree.children[1:] if c is not None]
         if name in ("min", "max") and len(args) >= 2:
             consts = [a for a in args if isinstance(a, Tree) and a.data == "int_"]
             others = [a for a in args if a not in consts]
-            if len(consts) == 1 and len(others) == 1:
+            if top and len(consts) == 1 and len(others) == 1:
                 a, bound = self.number(others[0]), self.number(consts[0])
                 if name == "min":
                     return t._("{a}, at most {bound}", a=a, bound=bound)
                 return t._("{a}, at least {bound}", a=a, bound=bound)
-            items = t.join([self.number(a) for a in args])
+            if len(args) == 2:
+                a, b = (self.operand(x) for x in (others + consts if len(consts) == 1 else args))
+                if name == "min":
+                    return t._("the smaller of {a} and {b}", a=a, b=b)
+                return t._("the larger of {a} and {b}", a=a, b=b)
+            items = t.join([self.operand(a) for a in args])
             if name == "min":
                 return t._("the smallest of {items}", items=items)
             return t._("the largest of {items}", items=items)
@@ -240,20 +248,22 @@ class _Reader:
         raise _Unreadable(kind)
 
 
-def _read(text: str, t: Translator, vocab: Vocabulary, how: str) -> str:
+def _read(text: str, t: Translator, vocab: Vocabulary, how: str, unit: str) -> str:
     try:
         tree = parse(text)
-        reader = _Reader(t, vocab)
-        return reader.number(tree) if how == "number" else reader.condition(tree)
+        reader = _Reader(t, vocab, unit)
+        return reader.number(tree, top=True) if how == "number" else reader.condition(tree)
     except (ExpressionError, _Unreadable, KeyError):
         return t._("the formula {formula}", formula=" ".join(str(text).split()))
 
 
-def amount(text: str, t: Translator, vocab: Vocabulary = WIN) -> str:
-    """A number formula as a noun phrase: ``3 * base`` -> "3 times the base amount"."""
-    return _read(text, t, vocab, "number")
+def amount(text: str, t: Translator, vocab: Vocabulary = WIN, unit: str = "") -> str:
+    """A number formula as a noun phrase: ``3 * base`` -> "3 times the base amount".
+    ``unit`` is the variant's unit word in the translator's language ("the hand total in
+    {unit}"): Chinese says 总番数 for faan but 总分 for points."""
+    return _read(text, t, vocab, "number", unit)
 
 
-def condition(text: str, t: Translator, vocab: Vocabulary = WIN) -> str:
+def condition(text: str, t: Translator, vocab: Vocabulary = WIN, unit: str = "") -> str:
     """A condition as a clause: ``not player.won`` -> "has not won"."""
-    return _read(text, t, vocab, "condition")
+    return _read(text, t, vocab, "condition", unit)

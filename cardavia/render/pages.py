@@ -7,6 +7,7 @@ functions for every page of the static site.
 from __future__ import annotations
 
 from dataclasses import dataclass
+import unicodedata
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,15 @@ TEMPLATES = Path(__file__).with_name("templates")
 
 class UnknownFormat(ValueError):
     """An output format the renderer does not write."""
+
+
+@dataclass(frozen=True)
+class NavLink:
+    """One link of the games' navigation at the top of a page."""
+
+    href: str
+    label: str
+    current: bool = False
 
 
 @dataclass(frozen=True)
@@ -49,14 +59,22 @@ def _environment(tag: str, html: bool) -> jinja2.Environment:
                                   pgettext=callables["pgettext"], npgettext=callables["npgettext"])
     env.filters["md_cell"] = lambda s: str(s).replace("|", "\\|").replace("\n", " ")
     env.filters["wrap"] = _wrap
+    env.filters["columns"] = _columns
     return env
+
+
+def _columns(text: str) -> int:
+    """The columns a text takes in a terminal: Chinese characters take two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in str(text))
 
 
 def _wrap(text: str, width: int = 78, indent: str = "", first: str = "") -> str:
     import textwrap
 
-    return "\n".join(textwrap.wrap(str(text), width=width, initial_indent=first or indent,
-                                   subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)) or first
+    text = str(text)
+    wide = _columns(text) > len(text) * 1.5  # mostly Chinese: no spaces to break at, two columns a character
+    return "\n".join(textwrap.wrap(text, width=width // 2 if wide else width, initial_indent=first or indent,
+                                   subsequent_indent=indent, break_long_words=wide, break_on_hyphens=False)) or first
 
 
 def _switches(lang: Language, page: str | None) -> list[Switch]:
@@ -67,6 +85,8 @@ def _switches(lang: Language, page: str | None) -> list[Switch]:
 
 def _render(template: str, lang: Language, fmt: str, **values: Any) -> str:
     env = _environment(lang.tag, fmt == "html")
+    values.setdefault("nav", [])
+    values.setdefault("home", None)
     return env.get_template(template).render(lang=lang.tag, languages=LANGUAGES, **values)
 
 
@@ -82,15 +102,15 @@ def game_document(variant: Any, lang: str | Language) -> GamePage:
 
 
 def render_game(variant: Any, lang: str | Language, fmt: str = "html", *, site_page: str | None = None,
-                home: str | None = None, family: str | None = None) -> str:
+                home: str | None = None, nav: list[NavLink] | None = None) -> str:
     """One variant's rules page. ``site_page`` (a file name) adds the language switcher
-    with links to the same page in the other languages of a site."""
+    with links to the same page in the other languages of a site; ``home`` links the
+    language's landing page and ``nav`` the games, at the top of the page."""
     check_format(fmt)
     lang = language(lang) if isinstance(lang, str) else lang
     page = game_document(variant, lang)
-    source = Path(getattr(variant, "path", "") or "").name
     return _render(f"game.{fmt}", lang, fmt, page=page, switches=_switches(lang, site_page), home=home,
-                   family=family, source=source)
+                   nav=nav or [])
 
 
 def family_document(variants: list[Any], lang: str | Language) -> FamilyPage:
@@ -98,19 +118,26 @@ def family_document(variants: list[Any], lang: str | Language) -> FamilyPage:
     return family_page(family_of([facts_of(v) for v in variants]), translator(lang))
 
 
-def render_family(variants: list[Any], lang: str | Language, *, site_page: str | None = None) -> str:
+def render_family(variants: list[Any], lang: str | Language, *, site_page: str | None = None,
+                  home: str | None = None, nav: list[NavLink] | None = None) -> str:
     """A family page ("China · 144 tiles") with every game of the family and its rules."""
     lang = language(lang) if isinstance(lang, str) else lang
     page = family_document(variants, lang)
-    return _render("family.html", lang, "html", page=page, switches=_switches(lang, site_page))
+    return _render("family.html", lang, "html", page=page, switches=_switches(lang, site_page), home=home,
+                   nav=nav or [])
 
 
-def render_index(families: list[FamilyPage], lang: str | Language, *, site_page: str = "index.html") -> str:
-    """A language's home page: each family with links to its games."""
+def render_index(families: list[FamilyPage], lang: str | Language, *, site_page: str = "index.html",
+                 nav: list[NavLink] | None = None) -> str:
+    """A language's landing page: each family, its games with their summaries and key figures."""
     lang = language(lang) if isinstance(lang, str) else lang
-    return _render("index.html", lang, "html", families=families, switches=_switches(lang, site_page))
+    return _render("index.html", lang, "html", families=families, switches=_switches(lang, site_page),
+                   home=site_page, nav=nav or [], prefix="")
 
 
-def render_root() -> str:
-    """The site's entry page: one link per language, each named in its own language."""
-    return _render("root.html", LANGUAGES[0], "html", switches=[])
+def render_root(families: list[FamilyPage], nav: list[NavLink] | None = None) -> str:
+    """The site's entry page: the languages, each named in itself, and the games (in English,
+    linked into ``en/``)."""
+    switches = [Switch(lang.tag, lang.native, f"{lang.tag}/index.html", lang == LANGUAGES[0]) for lang in LANGUAGES]
+    return _render("root.html", LANGUAGES[0], "html", families=families, switches=switches, home="index.html",
+                   nav=nav or [], prefix=f"{LANGUAGES[0].tag}/")

@@ -11,7 +11,8 @@ from __future__ import annotations
 from cardavia.compiler.model.tiles import CODES, TILE_GROUPS, is_dragon, is_honor, is_terminal, is_wind
 
 from . import formulas
-from .catalog import Translator, context, humanize
+from . import catalog as roles
+from .catalog import Translator, humanize, unit_word, variant_text
 from .document import Block, FamilyPage, Figure, GamePage, PatternRow, Section
 from .facts import FamilyFacts, PatternFact, ShapeFact, TileGroupFact, VariantFacts
 from .languages import language
@@ -30,12 +31,13 @@ class Prose:
         self.t = t
 
     # ------------------------------------------------------------- names
-    def vtext(self, *parts: str, english: str) -> str:
-        return self.t.pgettext(context(self.f.id, *parts), english)
+    def vtext(self, role: str, english: str) -> str:
+        """A text of the variant file in this language (see :func:`catalog.variant_text`)."""
+        return variant_text(self.t, self.f.unit, role, english)
 
     def unit(self, n: int) -> str:
         u = self.f.unit
-        return self.t.npgettext(context(self.f.id, "unit"), u, u, n)
+        return unit_word(self.t, u, n)
 
     def amount_of(self, n: int) -> str:
         return self.t._("{n} {unit}", n=n, unit=self.unit(n))
@@ -44,10 +46,10 @@ class Prose:
         p = self.f.pattern(p) if isinstance(p, str) else p
         if p is None:
             return ""
-        return self.vtext("pattern", p.id, "name", english=p.name)
+        return self.vtext(roles.PATTERN_NAME, p.name)
 
     def shape_name(self, s: ShapeFact) -> str:
-        return self.vtext("shape", s.id, "name", english=s.name or humanize(s.id))
+        return self.vtext(roles.SHAPE_NAME, s.name or humanize(s.id))
 
     def group_count(self, g: TileGroupFact) -> str:
         t, n = self.t, g.copies * g.kinds
@@ -119,8 +121,8 @@ class Prose:
             items.append(t._("Complete a winning hand and declare the win before the others; every winning hand "
                              "counts, there is no minimum."))
         if f.outside_minimum:
-            items.append(t._("{patterns}: not counted toward the minimum, but added to the total.",
-                             patterns=cap(t.join(self.pattern_name(p) for p in f.outside_minimum))))
+            items.append(t._("Not counted toward the minimum, but added to the total: {patterns}.",
+                             patterns=t.join(self.pattern_name(p) for p in f.outside_minimum)))
         if f.after_win == "continue":
             items.append(t.ngettext(
                 "A player who wins stops playing while the others go on. The deal ends when {n} player has won "
@@ -263,14 +265,21 @@ class Prose:
         if p.limit:
             notes.append(t._("Limit hand: no other pattern counts."))
         if p.per_instance:
-            notes.append(t._("Counted for each instance."))
+            notes.append(t._("Can count more than once in a hand."))
         if p.fallback:
-            notes.append(t._("Counts only when no other pattern does."))
+            others = [x for x in self.f.outside_minimum if x.id != p.id]
+            if others:
+                notes.append(t._("Counts only when no other pattern does, {patterns} aside.",
+                                 patterns=t.join(self.pattern_name(x) for x in others)))
+            else:
+                notes.append(t._("Counts only when no other pattern does."))
         if not p.toward_minimum:
             notes.append(t._("Not counted toward the minimum."))
         for other, k in p.replaces:
-            notes.append(t.ngettext("Replaces {n} instance of {pattern}.", "Replaces {n} instances of {pattern}.",
-                                    k, pattern=self.pattern_name(other)))
+            if k == 1:
+                notes.append(t._("Replaces {pattern}.", pattern=self.pattern_name(other)))
+            else:
+                notes.append(t._("Replaces {pattern} {n} times.", n=k, pattern=self.pattern_name(other)))
         if p.excludes:
             notes.append(t._("Excludes {patterns}.", patterns=t.join(self.pattern_name(x) for x in p.excludes)))
         if p.shapes:
@@ -279,8 +288,8 @@ class Prose:
         if p.value is not None:
             value = str(p.value)
         else:
-            value = formulas.amount(p.value_formula or "", t, formulas.TOTAL)
-        description = self.vtext("pattern", p.id, "description", english=p.description) if p.description else ""
+            value = formulas.amount(p.value_formula or "", t, formulas.TOTAL, unit=self.unit(2))
+        description = self.vtext(roles.PATTERN_DESCRIPTION, p.description) if p.description else ""
         return PatternRow(p.id, self.pattern_name(p), value, p.value, description, notes)
 
     def patterns(self) -> Section:
@@ -290,7 +299,7 @@ class Prose:
         rules = []
         for i, reason in enumerate(f.valid_reasons):
             rules.append(t._("A hand is not a win when {reason}.",
-                             reason=self.vtext("valid_when", str(i), english=reason)))
+                             reason=self.vtext(roles.VALIDITY_REASON, reason)))
         rules.append(t._("Wherever a pattern speaks of pungs, a kong counts as a pung."))
         rules.append(t._("When a hand can be arranged in several ways, the arrangement with the highest total "
                          "counts."))
@@ -305,20 +314,21 @@ class Prose:
                 rules.append(t._("Limit hands score their own value with no other pattern: {patterns}.",
                                  patterns=t.join(self.pattern_name(p) for p in limits)))
             rules.append(t._("If two limit hands hold, the one listed first counts."))
-        switched = [self.vtext("principle", key, english=humanize(key))
-                    for key, value in f.principles.items() if value is True]
-        if switched:
-            rules.append(t._("Combination principles: {principles}.", principles=t.join(switched)))
-        for key, value in f.principles.items():
-            if isinstance(value, (list, tuple)) and value:
-                rules.append(t._("{principle}: {patterns}.",
-                                 principle=self.vtext("principle", key, english=humanize(key)),
-                                 patterns=t.join(self.pattern_name(str(v)) or str(v) for v in value)))
+        principles = f.principles
+        if any(p.excludes for p in f.patterns):
+            rules.append(t._("Non-repeat principle: a pattern that another one implies is not counted again; the "
+                             "notes of a pattern name those it excludes."))
+        if principles.get("account_once") is True:
+            rules.append(t._("Non-separation principle: the sets of a combination are not split up to form other "
+                             "combinations."))
+            rules.append(t._("Account-once principle: a set already combined with others may join only one more "
+                             "combination."))
+        if principles.get("non_identical") is True:
+            rules.append(t._("Non-identical principle: a set takes part in only one combination of each kind."))
         rules.append(t._("Every pattern that counts is listed with its value; patterns excluded or replaced by "
                          "another do not count."))
-        rows = [self.pattern_row(p) for p in f.patterns]
-        table = Block(rows=rows, caption=t._("Scoring patterns of {title}", title=self.vtext("title",
-                                                                                                english=f.title)),
+        rows = [self.pattern_row(p) for p in display_order(f.patterns)]
+        table = Block(rows=rows, caption=t._("Scoring patterns of {title}", title=self.vtext(roles.VARIANT_TITLE, f.title)),
                       headers=(t._("Pattern"), cap(self.unit(2)), t._("Description")))
         return Section(4, t._("Winning hands and scoring patterns"),
                        [Block(text=intro[0]), Block(items=items), Block(items=rules), table])
@@ -330,17 +340,14 @@ class Prose:
             first.append(t._("The minimum is {amount}.", amount=self.amount_of(f.minimum)))
         else:
             first.append(t._("There is no minimum."))
-        if f.outside_minimum:
-            first.append(t._("{patterns}: not counted toward the minimum.",
-                             patterns=cap(t.join(self.pattern_name(p) for p in f.outside_minimum))))
         if f.cap is not None:
             first.append(t._("The limit is {amount}: a higher total counts as {cap}.",
                              amount=self.amount_of(f.cap), cap=f.cap))
-        first.append(t._("Base amount: {formula}.", formula=formulas.amount(f.base, t, formulas.TOTAL)))
+        first.append(t._("Base amount: {formula}.", formula=formulas.amount(f.base, t, formulas.TOTAL, unit=self.unit(2))))
         for pay in f.win_payments:
-            label = cap(formulas.condition(pay.when, t)) if pay.when else t._("Any win")
+            label = cap(formulas.condition(pay.when, t, unit=self.unit(2))) if pay.when else t._("Any win")
             first.append(t._("{condition}: {payer} pays {amount}.", condition=label, payer=self.payer(pay.payer),
-                             amount=formulas.amount(pay.amount, t)))
+                             amount=formulas.amount(pay.amount, t, unit=self.unit(2))))
         if f.kongs.get("robbing") and any(p.payer == "discarder" for p in f.win_payments):
             first.append(t._("Robbing a kong: the player whose kong was robbed pays as the discarder."))
         if f.discard_win == "all":
@@ -351,11 +358,12 @@ class Prose:
         blocks = [Block(items=first)]
         kongs = []
         for pay in f.kong_payments:
+            payer = t._("the player who discarded the tile") if pay.payer == "discarder" else self.payer(pay.payer)
             kongs.append(t._("{kong}: {payer} pays {amount} to its owner when it is declared.",
-                             kong=self.kong_kind(pay.kong or ""), payer=self.payer(pay.payer),
-                             amount=formulas.amount(pay.amount, t, formulas.TOTAL)))
+                             kong=self.kong_kind(pay.kong or ""), payer=payer,
+                             amount=formulas.amount(pay.amount, t, formulas.TOTAL, unit=self.unit(2))))
         if kongs:
-            if f.after_win == "continue":
+            if f.after_win == "continue" and winners_skip_kong_charges(f):
                 kongs.append(t._("Players who have already won pay no later kong charges."))
             if f.kongs.get("robbing") and any(p.kong == "added" for p in f.kong_payments):
                 kongs.append(t._("A robbed added kong collects nothing."))
@@ -365,21 +373,26 @@ class Prose:
             for rule in f.exhausted:
                 if rule.refund_when is not None:
                     end.append(t._("{reason}: every player who {condition} refunds their kong income to those who "
-                                   "paid it.", reason=self.vtext("reason", rule.reason, english=humanize(rule.reason)),
-                                   condition=formulas.condition(rule.refund_when, t, formulas.PLAYER)))
+                                   "paid it.", reason=self.vtext(roles.SETTLEMENT_REASON, humanize(rule.reason)),
+                                   condition=formulas.condition(rule.refund_when, t, formulas.PLAYER, unit=self.unit(2))))
                 else:
                     end.append(t._("{reason}: every player who {payer} pays {amount} to every other player who "
                                    "{payee}.",
-                                   reason=self.vtext("reason", rule.reason, english=humanize(rule.reason)),
-                                   payer=formulas.condition(rule.payer or "", t, formulas.PLAYER),
-                                   payee=formulas.condition(rule.payee or "", t, formulas.PLAYER),
-                                   amount=formulas.amount(rule.amount or "", t, formulas.PLAYER)))
+                                   reason=self.vtext(roles.SETTLEMENT_REASON, humanize(rule.reason)),
+                                   payer=formulas.condition(rule.payer or "", t, formulas.PLAYER, unit=self.unit(2)),
+                                   payee=formulas.condition(rule.payee or "", t, formulas.PLAYER, unit=self.unit(2)),
+                                   amount=formulas.amount(rule.amount or "", t, formulas.PLAYER, unit=self.unit(2))))
             if f.ready_value is not None:
                 end.append(t._("A ready hand's value is {formula}; its best total is taken over every tile it "
                                "waits on, even tiles no longer available, without self-draw or win events.",
-                               formula=formulas.amount(f.ready_value, t, formulas.READY)))
+                               formula=formulas.amount(f.ready_value, t, formulas.READY, unit=self.unit(2))))
             blocks.append(Block(text=t._("When the wall runs out:")))
             blocks.append(Block(items=end))
+            if f.after_win == "continue":
+                blocks.append(Block(text=t.ngettext(
+                    "When the deal ends because {n} player has won, none of these payments is made.",
+                    "When the deal ends because {n} players have won, none of these payments is made.",
+                    f.max_winners)))
         elif f.after_win == "continue":
             blocks.append(Block(items=[t._("When the wall runs out, no further payments are made.")]))
         else:
@@ -400,7 +413,8 @@ class Prose:
             Figure("tiles", t._("Tiles"), f.tile_count, str(f.tile_count)),
             Figure("dealer_tiles", t._("Dealer's tiles"), f.dealer_tiles, str(f.dealer_tiles)),
             Figure("other_tiles", t._("Other players' tiles"), f.other_tiles, str(f.other_tiles)),
-            Figure("minimum", t._("Minimum"), f.minimum, self.amount_of(f.minimum)),
+            Figure("minimum", t._("Minimum"), f.minimum,
+                   self.amount_of(f.minimum) if f.minimum > 0 else t._("none")),
         ]
         if f.cap is not None:
             out.append(Figure("cap", t._("Limit"), f.cap, self.amount_of(f.cap)))
@@ -410,12 +424,29 @@ class Prose:
         f, t = self.f, self.t
         return GamePage(
             figures=self.figures(), figures_label=t._("At a glance"),
-            variant=f.id, lang=t.lang.tag, name=self.vtext("name", english=f.name),
-            title=self.vtext("title", english=f.title), summary=self.vtext("summary", english=f.summary),
+            variant=f.id, lang=t.lang.tag, name=self.vtext(roles.VARIANT_NAME, f.name),
+            title=self.vtext(roles.VARIANT_TITLE, f.title), summary=self.vtext(roles.VARIANT_SUMMARY, f.summary),
             frame=self.frame(),
             sections=[self.objective(), self.setup(), self.turn(), self.patterns(), self.scoring()],
             rules_heading=t._("Rules"),
         )
+
+
+def display_order(patterns: list[PatternFact]) -> list[PatternFact]:
+    """The pattern table as a page shows it: limit hands first (in table order, which
+    decides between two of them), then from the highest value down; equal values and
+    formulas keep the table order."""
+    limits = [p for p in patterns if p.limit]
+    others = [p for p in patterns if not p.limit]
+    return limits + sorted(others, key=lambda p: -(p.value if p.value is not None else 0))
+
+
+def winners_skip_kong_charges(f: VariantFacts) -> bool:
+    """True when no kong charge falls on a player who has won: every kong payment is
+    made by the discarder (a player who has won discards no more) or by the opponents
+    still playing, and at least one by the latter."""
+    payers = {p.payer for p in f.kong_payments}
+    return "each_active_opponent" in payers and payers <= {"each_active_opponent", "discarder"}
 
 
 def game_page(facts: VariantFacts, t: Translator) -> GamePage:
@@ -423,7 +454,7 @@ def game_page(facts: VariantFacts, t: Translator) -> GamePage:
 
 
 def family_page(family: FamilyFacts, t: Translator) -> FamilyPage:
-    name = t.pgettext(context("family", family.id), humanize(family.id))
+    name = t.pgettext(roles.FAMILY, humanize(family.id))
     prose = Prose(family.games[0], t)
     groups = [prose.group_count(g) for g in family.tile_groups]
     games = [game_page(g, t) for g in family.games]

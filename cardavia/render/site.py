@@ -3,8 +3,8 @@ per language, and a root page that lists the languages.
 
 Layout (relative links only, so the directory can be opened from disk or served)::
 
-    index.html                 languages, each named in itself
-    <tag>/index.html           the families and their games
+    index.html                 the landing page: languages, each named in itself, and the games
+    <tag>/index.html           a language's landing page: the families and their games
     <tag>/<family>.html        "China · 144 tiles": every game of the family with its rules
     <tag>/<variant>.html       one game's rules page
 """
@@ -17,7 +17,7 @@ from typing import Any
 from cardavia.compiler.registry import load_variant, shipped_variants
 
 from .languages import LANGUAGES, Language
-from .pages import family_document, render_family, render_game, render_index, render_root
+from .pages import NavLink, family_document, render_family, render_game, render_index, render_root
 
 
 def _families(variants: list[Any]) -> dict[str, list[Any]]:
@@ -42,14 +42,20 @@ def build_site(out: str | Path, variants: list[Any] | None = None,
         path.write_text(text, encoding="utf-8")
         written.append(path)
 
-    write("index.html", render_root())
     for lang in languages:
-        docs = []
+        docs = [family_document(members, lang) for members in families.values()]
+        games = [g for doc in docs for g in doc.games]
+
+        def nav(current: str | None, prefix: str = "") -> list[NavLink]:
+            return [NavLink(f"{prefix}{g.variant}.html", g.name, g.variant == current) for g in games]
+
         for family, members in families.items():
-            docs.append(family_document(members, lang))
-            write(f"{lang.tag}/{family}.html", render_family(members, lang, site_page=f"{family}.html"))
+            write(f"{lang.tag}/{family}.html", render_family(members, lang, site_page=f"{family}.html",
+                                                             home="index.html", nav=nav(None)))
             for v in members:
                 write(f"{lang.tag}/{v.id}.html", render_game(v, lang, "html", site_page=f"{v.id}.html",
-                                                             home=f"{family}.html", family=family))
-        write(f"{lang.tag}/index.html", render_index(docs, lang))
+                                                             home="index.html", nav=nav(v.id)))
+        write(f"{lang.tag}/index.html", render_index(docs, lang, nav=nav(None)))
+        if lang == LANGUAGES[0]:
+            write("index.html", render_root(docs, nav=nav(None, f"{lang.tag}/")))
     return written

@@ -1,15 +1,22 @@
-// The display sliders: contrast, grain and colour temperature (50% = neutral).
+// The sliders: show the stored values, apply and store every change.
 (function () {
-  var form = document.querySelector("form.display");
-  if (!form) return;
-  var root = document.documentElement.style;
-  function apply() {
-    var c = +form.contrast.value, g = +form.grain.value, t = +form.temperature.value;
-    root.setProperty("--contrast", (0.5 + c / 100).toFixed(2));
-    root.setProperty("--grain", (g / 1000).toFixed(3));
-    root.setProperty("--warm", Math.max(0, (t - 50) / 100).toFixed(2));
-    form.querySelectorAll("output").forEach(function (o) { o.value = form[o.htmlFor.value].value + "%"; });
+  var d = window.cardaviaDisplay, form = document.querySelector("form.display");
+  if (!d || !form) return;
+  var names = ["contrast", "grain", "temperature"];
+  function show(v) {
+    names.forEach(function (n) {
+      form[n].value = v[n];
+      var out = form.querySelector('output[for="' + n + '"]');
+      if (out) out.textContent = v[n] + "%";
+    });
   }
-  form.addEventListener("input", apply);
-  apply();
+  function current() {
+    var v = {};
+    names.forEach(function (n) { v[n] = d.clamp(form[n].value); });
+    return v;
+  }
+  show(d.read());
+  form.addEventListener("input", function () { var v = current(); d.apply(v); d.save(v); show(v); });
+  form.addEventListener("submit", function (e) { e.preventDefault(); });
+  window.addEventListener("storage", function () { var v = d.read(); d.apply(v); show(v); });
 })();
