@@ -21,7 +21,7 @@ from typing import Any
 
 from lark import Token, Tree
 
-from cardavia.compiler.language.expressions import ExpressionError, parse
+from cardavia.compiler.language.parser import ExpressionError, parse
 
 #: Lists of sets of the hand a quantifier may range over.
 GROUP_LISTS = {"sets", "groups", "pungs", "kongs", "chows", "declared", "exposed"}
