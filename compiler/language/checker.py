@@ -58,7 +58,9 @@ class _Checker:
         return node
 
     def visit(self, tree: Tree | Token, env: Env) -> ir.Node:
-        if not hasattr(tree, "data"):  # pragma: no cover - a Token: the grammar wraps tokens in rules
+        from lark import Token
+
+        if isinstance(tree, Token):  # pragma: no cover - the grammar wraps tokens in rules
             raise _err(tree, f"unexpected {tree!s}")
         method: Callable[[Tree, Env], ir.Node] | None = getattr(self, "v_" + tree.data.rstrip("_"), None)
         if method is None:  # pragma: no cover
@@ -67,7 +69,7 @@ class _Checker:
 
     # literals
     def v_int(self, tree: Tree, env: Env) -> ir.Node:
-        return ir.Const(int(tree.children[0]))
+        return ir.Const(int(str(tree.children[0])))
 
     def v_string(self, tree: Tree, env: Env) -> ir.Node:
         return ir.Const(str(tree.children[0])[1:-1])

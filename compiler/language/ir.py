@@ -37,6 +37,7 @@ class Node:
 
     type: Type
     key: tuple[Any, ...]
+    _hash: int
     reads: frozenset[str]
     free: frozenset[tuple[str, int]]
     fails: bool
@@ -102,6 +103,7 @@ class Const(Node):
 
     __slots__ = ("value",)
     tag = "const"
+    value: int | bool | str
 
     def __init__(self, value: int | bool | str) -> None:
         _init(self, value=value)
@@ -114,6 +116,7 @@ class TileConst(Node):
 
     __slots__ = ("kind",)
     tag = "tile"
+    kind: int
 
     def __init__(self, kind: int) -> None:
         _init(self, kind=kind)
@@ -125,6 +128,7 @@ class FactRead(Node):
 
     __slots__ = ("fact",)
     tag = "fact"
+    fact: Fact
 
     def __init__(self, fact: Fact) -> None:
         _init(self, fact=fact)
@@ -137,6 +141,7 @@ class Slot(Node):
 
     __slots__ = ("attr",)
     tag = "slot"
+    attr: str
 
     def __init__(self, attr: str, type: Type) -> None:
         _init(self, attr=attr)
@@ -148,6 +153,8 @@ class Var(Node):
 
     __slots__ = ("name", "depth")
     tag = "var"
+    name: str
+    depth: int
 
     def __init__(self, name: str, depth: int, type: Type) -> None:
         _init(self, name=name, depth=depth)
@@ -163,6 +170,8 @@ class Local(Node):
 
     __slots__ = ("name", "value")
     tag = "local"
+    name: str
+    value: Node
 
     def __init__(self, name: str, value: Node) -> None:
         _init(self, name=name, value=value)
@@ -176,6 +185,8 @@ class Unary(Node):
 
     __slots__ = ("op", "operand")
     tag = "unary"
+    op: str
+    operand: Node
 
     def __init__(self, op: str, operand: Node) -> None:
         _init(self, op=op, operand=operand)
@@ -193,6 +204,8 @@ class BoolOp(Node):
 
     __slots__ = ("op", "parts")
     tag = "boolop"
+    op: str
+    parts: tuple[Node, ...]
 
     def __init__(self, op: str, parts: tuple[Node, ...]) -> None:
         _init(self, op=op, parts=parts)
@@ -210,6 +223,8 @@ class Compare(Node):
 
     __slots__ = ("operands", "ops")
     tag = "compare"
+    operands: tuple[Node, ...]
+    ops: tuple[str, ...]
 
     def __init__(self, operands: tuple[Node, ...], ops: tuple[str, ...]) -> None:
         _init(self, operands=operands, ops=ops)
@@ -228,6 +243,10 @@ class Arith(Node):
 
     __slots__ = ("op", "left", "right", "checked")
     tag = "arith"
+    op: str
+    left: Node
+    right: Node
+    checked: bool
 
     def __init__(self, op: str, left: Node, right: Node, checked: bool = False) -> None:
         _init(self, op=op, left=left, right=right, checked=checked)
@@ -246,6 +265,8 @@ class Pow(Node):
     __slots__ = ("base", "exp")
     tag = "pow"
     FAILS = True
+    base: Node
+    exp: Node
 
     def __init__(self, base: Node, exp: Node) -> None:
         _init(self, base=base, exp=exp)
@@ -263,6 +284,9 @@ class IfElse(Node):
 
     __slots__ = ("then", "test", "orelse")
     tag = "ifelse"
+    then: Node
+    test: Node
+    orelse: Node
 
     def __init__(self, then: Node, test: Node, orelse: Node) -> None:
         _init(self, then=then, test=test, orelse=orelse)
@@ -280,6 +304,8 @@ class Attr(Node):
 
     __slots__ = ("obj", "name")
     tag = "attr"
+    obj: Node
+    name: str
 
     def __init__(self, obj: Node, name: str, type: Type) -> None:
         _init(self, obj=obj, name=name)
@@ -298,6 +324,7 @@ class ListLit(Node):
     __slots__ = ("items",)
     tag = "list"
     WORK = True
+    items: tuple[Node, ...]
 
     def __init__(self, items: tuple[Node, ...], type: Type) -> None:
         _init(self, items=items)
@@ -316,6 +343,7 @@ class SetLit(Node):
     __slots__ = ("items",)
     tag = "set"
     WORK = True
+    items: tuple[Node, ...]
 
     def __init__(self, items: tuple[Node, ...], type: Type) -> None:
         _init(self, items=items)
@@ -334,6 +362,7 @@ class ConstSet(Node):
 
     __slots__ = ("values",)
     tag = "constset"
+    values: tuple[int | str, ...]
 
     def __init__(self, values: tuple[int | str, ...], type: Type) -> None:
         _init(self, values=values)
@@ -346,6 +375,8 @@ class KindOf(Node):
 
     __slots__ = ("tile", "default")
     tag = "kindof"
+    tile: Node
+    default: int
 
     def __init__(self, tile: Node, default: int) -> None:
         _init(self, tile=tile, default=default)
@@ -363,6 +394,8 @@ class Call(Node):
 
     __slots__ = ("name", "args")
     tag = "call"
+    name: str
+    args: tuple[Node, ...]
 
     def __init__(self, name: str, args: tuple[Node, ...], type: Type) -> None:
         _init(self, name=name, args=args)
@@ -383,6 +416,8 @@ class Index(Node):
     __slots__ = ("seq", "index")
     tag = "index"
     WORK = True
+    seq: Node
+    index: Node
 
     def __init__(self, seq: Node, index: Node) -> None:
         _init(self, seq=seq, index=index)
@@ -402,6 +437,10 @@ class Quant(Node):
     __slots__ = ("quant", "vars", "domain", "body")
     tag = "quant"
     WORK = True
+    quant: str
+    vars: tuple[Var, ...]
+    domain: Node
+    body: Node
 
     def __init__(self, quant: str, vars: tuple[Var, ...], domain: Node, body: Node, type: Type) -> None:
         _init(self, quant=quant, vars=vars, domain=domain, body=body)
@@ -422,6 +461,9 @@ class MaskTest(Node):
 
     __slots__ = ("held", "mask", "all")
     tag = "mask"
+    held: Node
+    mask: int
+    all: bool
 
     def __init__(self, held: Node, mask: int, all: bool) -> None:
         _init(self, held=held, mask=mask, all=all)
@@ -440,6 +482,8 @@ class CountOf(Node):
     __slots__ = ("counts", "n")
     tag = "countof"
     WORK = True
+    counts: Node
+    n: int
 
     def __init__(self, counts: Node, n: int) -> None:
         _init(self, counts=counts, n=n)
@@ -459,6 +503,9 @@ class Tally(Node):
     __slots__ = ("counts", "attr", "value")
     tag = "tally"
     WORK = True
+    counts: Node
+    attr: str
+    value: Node
 
     def __init__(self, counts: Node, attr: str, value: Node) -> None:
         _init(self, counts=counts, attr=attr, value=value)
@@ -477,6 +524,8 @@ class Def(Node):
 
     __slots__ = ("name", "body")
     tag = "def"
+    name: str
+    body: Node
 
     def __init__(self, name: str, body: Node) -> None:
         _init(self, name=name, body=body)
@@ -496,6 +545,7 @@ class Same(Node):
 
     __slots__ = ("args",)
     tag = "same"
+    args: tuple[Node, ...]
 
     def __init__(self, args: tuple[Node, ...]) -> None:
         _init(self, args=args)
@@ -514,6 +564,7 @@ class Distinct(Node):
     __slots__ = ("args",)
     tag = "distinct"
     WORK = True
+    args: tuple[Node, ...]
 
     def __init__(self, args: tuple[Node, ...]) -> None:
         _init(self, args=args)

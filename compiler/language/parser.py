@@ -59,7 +59,8 @@ def parse(text: str) -> Tree:
     try:
         return _parser().parse(text)
     except UnexpectedCharacters as exc:
-        raise ExpressionError(f"unexpected character {text[exc.pos_in_stream]!r}", exc.line, exc.column) from None
+        where = exc.pos_in_stream or 0
+        raise ExpressionError(f"unexpected character {text[where:where + 1]!r}", exc.line, exc.column) from None
     except UnexpectedEOF as exc:
         lines = text.split("\n")
         raise ExpressionError(f"the expression ends too early: expected {_describe_expected(set(exc.expected))}",

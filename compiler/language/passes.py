@@ -68,15 +68,15 @@ def counts_of(node: ir.Node) -> ir.Slot | None:
 def _constant_membership(n: ir.Compare) -> ir.Node | None:
     """``x in {1, 9}`` or ``t in {2s, 6z}`` with literals only: a constant collection of
     numbers or texts, which Python folds into the code (tiles compare by kind)."""
-    if len(n.ops) != 1 or n.ops[0] not in ("in", "not in") or not isinstance(n.operands[1], ir.SetLit):
+    left, right = n.operands[0], n.operands[-1]
+    if len(n.ops) != 1 or n.ops[0] not in ("in", "not in") or not isinstance(right, ir.SetLit):
         return None
-    left, right = n.operands
-    items = right.items
-    if all(isinstance(i, ir.Const) and type(i.value) in (int, str) for i in items):
-        return ir.Compare((left, ir.ConstSet(tuple(i.value for i in items), right.type)), n.ops)  # type: ignore[union-attr]
-    if all(isinstance(i, ir.TileConst) for i in items) and left.type == TILE:
-        kinds = tuple(i.kind for i in items)  # type: ignore[union-attr]
-        return ir.Compare((ir.KindOf(left, -1), ir.ConstSet(kinds, right.type)), n.ops)
+    values = [i.value for i in right.items if isinstance(i, ir.Const) and type(i.value) in (int, str)]
+    if len(values) == len(right.items):
+        return ir.Compare((left, ir.ConstSet(tuple(values), right.type)), n.ops)  # type: ignore[arg-type]
+    kinds = [i.kind for i in right.items if isinstance(i, ir.TileConst)]
+    if len(kinds) == len(right.items) and left.type == TILE:
+        return ir.Compare((ir.KindOf(left, -1), ir.ConstSet(tuple(kinds), right.type)), n.ops)
     return None
 
 

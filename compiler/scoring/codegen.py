@@ -142,8 +142,8 @@ def scorer_source(limits: list[tuple[int, Any]], entries: list[tuple[int, Any]],
             own.append(f"M{i}")
             test: list[Part] = [f"M{i}(c)[1]"]
         else:
-            cond = cheap_first(p.condition.node)
-            test = [cond] if p.when is not None else ["(", cond, ") > 0"]
+            limit = cheap_first(p.condition.node)
+            test = [limit] if p.when is not None else ["(", limit, ") > 0"]
         body.append(Line(1, ["if ", *test, ":"]))
         body.append(Line(2, [f"return LIMIT(c, {i})"]))
     body.extend(_lines(1, _one_assignment(state)))
@@ -161,9 +161,8 @@ def scorer_source(limits: list[tuple[int, Any]], entries: list[tuple[int, Any]],
         pre, found = _choice_loops(domain, loops_of, choosers, local, naming)
         body.extend(pre)
         choices.update(found)
-    entry_code: list[tuple[int, Any, ir.Node | None]] = []
-    for i, p in entries:
-        entry_code.append((i, p, None if p.combination is not None else cheap_first(p.condition.node)))
+    entry_code: list[tuple[int, Any, ir.Node | None]] = [
+        (i, p, None if p.combination is not None else cheap_first(p.condition.node)) for i, p in entries]
     # Parts computed alike by several conditions, once at the top.
     roots = [part for line in body for part in line.parts if isinstance(part, ir.Node)]
     roots += [cond for _, _, cond in entry_code if cond is not None]

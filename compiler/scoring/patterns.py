@@ -121,7 +121,7 @@ class Fan(NamedTuple):
 
     id: str
     value: int
-    count: int
+    count: int  # type: ignore[assignment]  # the field the output names "count" (hides tuple.count)
     toward_minimum: bool = True
 
     def as_json(self) -> dict[str, Any]:
@@ -245,7 +245,7 @@ class _Plan:
         return Evaluation(scored, total, minimum_points, False, table)
 
 
-Instance = list  # [pattern position, cover bit mask (0: the whole hand), count]
+Instance = tuple[int, int, int]  # (pattern position, cover bit mask (0: the whole hand), count)
 
 
 class PatternTable:
@@ -552,7 +552,7 @@ class PatternTable:
     def _evaluate_one(self, i: int, p: Pattern, ctx: Any) -> list[Instance]:
         if p.combination is None:
             n = p.instances(ctx)
-            return [[i, 0, n]] if n else []
+            return [(i, 0, n)] if n else []
         assert p.count is not None and p.count.matches is not None
         return covers(i, ctx, p.count.matches(ctx))
 
