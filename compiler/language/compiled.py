@@ -156,6 +156,12 @@ class Compiled:
         return self.recipe.node
 
     @property
+    def counts_choices(self) -> bool:
+        """Whether the expression counts choices of sets (see :attr:`combination`): known
+        without decoding the IR of an expression read from the cache."""
+        return self.recipe.matcher is not None
+
+    @property
     def names(self) -> frozenset[str]:
         """The context attributes the expression reads (definitions expanded)."""
         return self.node.reads

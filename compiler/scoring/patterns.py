@@ -100,7 +100,7 @@ class Pattern(Record):
 
     def problem(self) -> str | None:
         """Why this pattern cannot be evaluated as declared, or None."""
-        if self.combination is not None and (self.count is None or self.count.combination is None):
+        if self.combination is not None and (self.count is None or not self.count.counts_choices):
             return ("a combination pattern counts choices of groups: expected "
                     "count: \"count(a, b in chows: ...)\" over a list of sets")
         return None
