@@ -18,7 +18,7 @@ import pytest
 from cardavia.compiler import compile_text, parse_notation
 
 from cardavia.compiler.loading import schema
-from cardavia.compiler.shapes.arrangements import SHAPE_KINDS
+from cardavia.compiler.shapes.kinds import SHAPE_KINDS
 from cardavia.compiler.scoring.context import PATTERN_NAMES
 from cardavia.compiler.language.expressions import BOOL, FUNCTIONS, GROUP_ATTRS, PLAYER, PLAYER_ATTRS, TILE_ATTRS, Env, generate
 from cardavia.compiler.scoring.patterns import PRINCIPLES

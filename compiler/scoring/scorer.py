@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, TYPE_CHECKING
 
-from ..shapes.arrangements import _MATCHERS, Arrangement, completes, matcher_bounds
+from ..shapes.arrangements import Arrangement, completes
 from .context import HandContext
 from ..model.hand import MAX_COPIES, Hand, HandError
 from .patterns import Evaluation, Fan
@@ -79,16 +79,17 @@ class Scorer:
         # four times or more, neither test can fail for it.
         self._checked_hands_pass = (uniform is not None and uniform >= MAX_COPIES
                                     and all(k in playable for k in range(NUM_KINDS) if not is_bonus(k)))
-        # The shape matchers worth calling, by the number of declared sets and of kinds among
-        # the concealed tiles (the bounds outside which each finds nothing): one look-up.
-        self._matchers = [(_MATCHERS[s.kind], s, *matcher_bounds(s)) for s in self.shapes]
+        # The shapes worth asking for arrangements, by the number of declared sets and of kinds
+        # among the concealed tiles (the bounds outside which each finds nothing): one look-up.
+        self._matchers = [(s.arrange, *s.bounds()) for s in self.shapes]
+        most_melds = max(bounds[1] for bounds in self._matchers)
         self._candidates = [[self._worth_calling(melds, kinds) for kinds in range(len(copies) + 1)]
-                            for melds in range(5)]
+                            for melds in range(min(most_melds, len(copies)) + 1)]
 
-    def _worth_calling(self, melds: int, kinds: int) -> tuple[tuple[Any, Any], ...]:
-        """The (matcher, shape) pairs that may find an arrangement of a hand with ``melds``
+    def _worth_calling(self, melds: int, kinds: int) -> tuple[Any, ...]:
+        """The shapes' ``arrange`` methods that may find an arrangement of a hand with ``melds``
         declared sets and ``kinds`` kinds among its concealed tiles, in shape order."""
-        return tuple((matcher, shape) for matcher, shape, most_melds, fewest, most in self._matchers
+        return tuple(arrange for arrange, most_melds, fewest, most in self._matchers
                      if melds <= most_melds and fewest <= kinds <= most)
 
     def check_tiles(self, hand: Hand) -> None:
@@ -135,15 +136,14 @@ class Scorer:
         kinds = facts._concealed_mask.bit_count()
         try:
             candidates = self._candidates[melds][kinds]
-        except IndexError:  # not a hand of 14 tiles
+        except IndexError:  # more declared sets than any shape allows
             candidates = self._worth_calling(melds, kinds)
         if len(candidates) == 1:
-            matcher, shape = candidates[0]
-            arrs = matcher(shape, facts, facts)  # the context holds what the matchers read
+            arrs = candidates[0](facts, facts)  # the context holds what the matchers read
         else:
             arrs = []
-            for matcher, shape in candidates:
-                arrs += matcher(shape, facts, facts)
+            for arrange in candidates:
+                arrs += arrange(facts, facts)
         if not arrs:
             return False, 0, None, None, "not a winning shape"
         scoring = self.scoring
