@@ -43,6 +43,12 @@ class Table(Record):
         self.round_wind = round_wind
         self.rotate_dealer = rotate_dealer
 
+    @property
+    def hand_size(self) -> int:
+        """The tiles of a complete hand: a hand as dealt to a player other than the dealer,
+        plus the tile that completes it (a declared set counted three)."""
+        return self.other_tiles + 1
+
 
 class Play(Record):
     chow: str
@@ -127,7 +133,7 @@ class CompiledVariant(Record):
         for k in self.tiles.kinds:
             copies[k] += 1
         playable = frozenset(k for k in self.tiles.kinds if k < 34)
-        return Scorer(self.scoring, playable, self.tiles.has_bonus(), copies)
+        return Scorer(self.scoring, playable, self.tiles.has_bonus(), copies, self.table.hand_size)
 
     def summary_lines(self) -> list[str]:
         p = self.play
@@ -230,7 +236,7 @@ class _Compiler:
                       t.get("rotate_dealer", True))
         if table.dealer_tiles != table.other_tiles + 1:
             self.problem(("table", "dealer_tiles"), "the dealer receives one tile more than the others")
-        dealt = table.dealer_tiles + 3 * table.other_tiles
+        dealt = table.dealer_tiles + (table.players - 1) * table.other_tiles
         if dealt >= len(tiles):
             self.problem(("table",), f"the deal needs {dealt} tiles but the variant has only {len(tiles)}")
         return table

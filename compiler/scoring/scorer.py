@@ -15,7 +15,7 @@ from typing import Any, TYPE_CHECKING
 
 from ..shapes.arrangements import Arrangement, completes
 from .context import HandContext
-from ..model.hand import MAX_COPIES, Hand, HandError
+from ..model.hand import MAX_COPIES, Hand, HandError, tile_count_error
 from .patterns import Evaluation, Fan
 from ..records import Record
 from ..model.tiles import CODES, NUM_KINDS, is_bonus
@@ -53,8 +53,11 @@ class ScoreResult(Record):
 class Scorer:
     """Scores hands for one compiled variant."""
 
-    def __init__(self, scoring: "Scoring", playable: frozenset[int], has_bonus: bool, copies: list[int]) -> None:
+    def __init__(self, scoring: "Scoring", playable: frozenset[int], has_bonus: bool, copies: list[int],
+                 hand_size: int) -> None:
         self.scoring = scoring
+        #: The tiles of a complete hand (the table's), winning tile included, a declared set counted three.
+        self.hand_size = hand_size
         self.table = scoring.table
         self.shapes = scoring.shapes
         self.playable = playable
@@ -82,9 +85,9 @@ class Scorer:
         # The shapes worth asking for arrangements, by the number of declared sets and of kinds
         # among the concealed tiles (the bounds outside which each finds nothing): one look-up.
         self._matchers = [(s.arrange, *s.bounds()) for s in self.shapes]
-        most_melds = max(bounds[1] for bounds in self._matchers)
+        most_melds = min(max(bounds[1] for bounds in self._matchers), hand_size // 3)
         self._candidates = [[self._worth_calling(melds, kinds) for kinds in range(len(copies) + 1)]
-                            for melds in range(min(most_melds, len(copies)) + 1)]
+                            for melds in range(most_melds + 1)]
 
     def _worth_calling(self, melds: int, kinds: int) -> tuple[Any, ...]:
         """The shapes' ``arrange`` methods that may find an arrangement of a hand with ``melds``
@@ -115,13 +118,17 @@ class Scorer:
     def evaluate_hand(self, hand: Hand) -> tuple[bool, int, Evaluation | None, Arrangement | None, str | None]:
         """(valid, total after the cap, the best arrangement's evaluation, that arrangement,
         why the hand is not valid): :meth:`score` without building its result object.
-        The evaluation is None when the hand does not win."""
+        The evaluation is None when the hand does not win; a hand of the wrong number of tiles
+        is a :class:`HandError`."""
+        if len(hand.concealed) + 1 + 3 * len(hand.melds) != self.hand_size:
+            raise tile_count_error(self.hand_size, len(hand.melds), len(hand.concealed))
         return self.evaluate_facts(HandContext(hand, None, self.shapes))
 
     def evaluate_facts(self, facts: HandContext) -> tuple[bool, int, Evaluation | None, Arrangement | None,
                                                           str | None]:
         """:meth:`evaluate_hand` for the facts of a hand (compiler/scoring/context.py ``hand_facts``,
-        which a request can be read into without making a Hand): they stand for the hand.
+        which a request can be read into without making a Hand): they stand for the hand, and
+        their number of tiles is the variant's (as the readers given ``size`` check).
         Facts first evaluated with other shapes forget what they worked out with those."""
         shapes = self.shapes
         if facts._shapes is not shapes:
