@@ -14,7 +14,8 @@ from typing import Any
 
 from .loading import schema as schema_mod
 from .loading import cache
-from .shapes.arrangements import ShapeSpec
+from .shapes.base import Shape
+from .shapes.kinds import shape_kind
 from .scoring.context import PATTERN_FACTS
 from .errors import Problem, Report, VariantError, did_you_mean
 from .language import ir
@@ -28,7 +29,7 @@ from .scoring.scorer import Scorer, Scoring
 from .records import Record
 from .settlement import Settlement, compile_settlement
 from .loading.source import Source, load
-from .model.tiles import TileError, TileSet, parse_tiles, wind_kind
+from .model.tiles import TileSet, wind_kind
 
 COMPILER_VERSION = "1"
 
@@ -47,6 +48,12 @@ class Table(Record):
         self.other_tiles = other_tiles
         self.round_wind = round_wind
         self.rotate_dealer = rotate_dealer
+
+    @property
+    def hand_size(self) -> int:
+        """The tiles of a complete hand: a hand as dealt to a player other than the dealer,
+        plus the tile that completes it (a declared set counted three)."""
+        return self.other_tiles + 1
 
 
 class Play(Record):
@@ -107,7 +114,7 @@ class CompiledVariant(Record):
         for k in self.tiles.kinds:
             copies[k] += 1
         playable = frozenset(k for k in self.tiles.kinds if k < 34)
-        return Scorer(self.scoring, playable, self.tiles.has_bonus(), copies)
+        return Scorer(self.scoring, playable, self.tiles.has_bonus(), copies, self.table.hand_size)
 
     def scorer_source(self, shape: str) -> str:
         """The generated Python that scores arrangements of ``shape`` (its choosers first),
@@ -228,7 +235,7 @@ class _Compiler:
                       t.get("rotate_dealer", True))
         if table.dealer_tiles != table.other_tiles + 1:
             self.problem(("table", "dealer_tiles"), "the dealer receives one tile more than the others")
-        dealt = table.dealer_tiles + 3 * table.other_tiles
+        dealt = table.dealer_tiles + (table.players - 1) * table.other_tiles
         if dealt >= len(tiles):
             self.problem(("table",), f"the deal needs {dealt} tiles but the variant has only {len(tiles)}")
         return table
@@ -247,32 +254,25 @@ class _Compiler:
                 self.problem(("play", "missing_suit"), "a missing suit needs all three suits in the tile set")
         return Play(p["chow"], kongs, p["discard_win"], p["after_win"], max_winners, missing)
 
-    def shapes(self, data: dict[str, Any]) -> tuple[ShapeSpec, ...]:
+    def shapes(self, data: dict[str, Any], table: Table | None) -> tuple[Shape, ...]:
+        """Each declaration read by its kind's class (compiler/shapes/kinds.py), which reports
+        what is wrong with it, the tiles it takes against the table's hand size included."""
         out = []
         ids: set[str] = set()
+        dealt = table.other_tiles if table is not None else None
         for i, s in enumerate(data["scoring"]["shapes"]):
             path = ("scoring", "shapes", i)
             if s["id"] in ids:
                 self.problem(path + ("id",), f"duplicate shape id {s['id']!r}: expected each shape id once")
             ids.add(s["id"])
-            kind = s["kind"]
-            tiles: tuple[int, ...] = ()
-            if kind == "unique_plus_pair":
-                if "tiles" not in s:
-                    self.problem(path, "a unique_plus_pair shape lists its tiles, e.g. tiles: 19m19p19s1234567z")
-                else:
-                    try:
-                        tiles = tuple(parse_tiles(s["tiles"]))
-                    except TileError as exc:
-                        self.problem(path + ("tiles",), str(exc))
-                    if len(set(tiles)) != len(tiles):
-                        self.problem(path + ("tiles",), "each tile of a unique_plus_pair shape is listed once")
-            default_sets = {"pairs": 7}.get(kind, 4)
-            out.append(ShapeSpec(s["id"], kind, s.get("sets", default_sets), s.get("quads_as_two_pairs", False),
-                                 tiles, s.get("max_melds", 1 if kind == "knitted_sets_and_pair" else 0)))
+
+            def problem(where: tuple[Any, ...], message: str, key: bool, path: tuple[Any, ...] = path) -> None:
+                self.problem(path + where, message, key)
+
+            out.append(shape_kind(s["kind"]).declare(s, dealt, problem))
         return tuple(out)
 
-    def scoring(self, data: dict[str, Any], shapes: tuple[ShapeSpec, ...]) -> Scoring:
+    def scoring(self, data: dict[str, Any], shapes: tuple[Shape, ...]) -> Scoring:
         sc = data["scoring"]
         env = Env.of(dict(PATTERN_FACTS))
         definitions: dict[str, str] = {}
@@ -398,7 +398,7 @@ def _pipeline(source: Source, digest: str, replay: dict[str, Any] | None = None,
     tiles = c.tiles(data)
     table = c.table(data, tiles) if "table" not in bad else None
     play = c.play(data, tiles) if "play" not in bad else None
-    scoring = c.scoring(data, c.shapes(data)) if "scoring" not in bad else None
+    scoring = c.scoring(data, c.shapes(data, table)) if "scoring" not in bad else None
     settlement = compile_settlement(c, data) if "settlement" not in bad else None
     report.raise_if_any()
     assert table is not None and play is not None and scoring is not None and settlement is not None

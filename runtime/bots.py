@@ -15,12 +15,12 @@ from __future__ import annotations
 import random
 from typing import Any, Sequence
 
-from cardavia.compiler.shapes.arrangements import ShapeSpec
+from cardavia.compiler.shapes.base import Shape
 from cardavia.compiler.model.tiles import SUITS
 
 from .actions import Action, Decision
-from .shanten import (_DROPS, _EVAL_IDS, _KEY_TABLE, SUIT_OF, WEIGHT, eval_ids, pairs_shanten, rests_of,
-                      standard_shanten_keys, suit_drops, suit_keys, table_of, unique_shanten)
+from .shanten import (_DROPS, _EVAL_IDS, _KEY_TABLE, SUIT_OF, WEIGHT, eval_ids, rests_of, standard_shanten,
+                      standard_shanten_keys, suit_drops, suit_keys, table_of)
 
 _WIN = Action("win")
 
@@ -28,20 +28,19 @@ KINDS = ("baseline", "random", "ai", "ai:easy", "ai:strong")
 
 
 class Evaluator:
-    """Shanten of a hand over the variant's shapes, from the suit-key tables of :mod:`runtime.shanten`."""
+    """Shanten of a hand over the variant's shapes: shapes of sets and a pair from the suit-key
+    tables of :mod:`runtime.shanten`, the others as each counts itself (``Shape.shanten``)."""
 
-    def __init__(self, shapes: Sequence[ShapeSpec]) -> None:
-        self.standard = [s.sets for s in shapes if s.kind == "sets_and_pair"]
-        self.pairs = [(s.sets, s.quads_as_two_pairs) for s in shapes if s.kind == "pairs"]
-        self.unique = [s.tiles for s in shapes if s.kind == "unique_plus_pair"]
+    def __init__(self, shapes: Sequence[Shape]) -> None:
+        self.standard = [s.standard_sets for s in shapes if s.standard_sets is not None]
+        self.special = [s for s in shapes if s.standard_sets is None]
 
     def _special(self, counts: Sequence[int], melds: int) -> int:
         best = 99
-        if not melds:
-            for sets, quads in self.pairs:
-                best = min(best, pairs_shanten(counts, sets, quads))
-            for tiles in self.unique:
-                best = min(best, unique_shanten(counts, tiles))
+        for shape in self.special:
+            value = shape.shanten(counts, melds, standard_shanten)
+            if value is not None and value < best:
+                best = value
         return best
 
     def shanten(self, counts: Sequence[int], melds: int, keys: Sequence[int] | None = None) -> int:
@@ -65,9 +64,10 @@ class Evaluator:
         """Shanten after discarding one tile of each kind in ``kinds``, in that order.
 
         Standard shapes first: per suit, one cached row (the shanten after discarding each
-        offset of that suit, against the merged table of the other suits); the special shapes
+        offset of that suit, against the merged table of the other suits); the other shapes
         only when their bound (a discard never lowers their shanten below the value for the
-        whole hand) could still beat the best standard result.
+        whole hand) could still beat the best standard result, each from its own closed
+        form (``Shape.discard_shanten``).
         """
         out = [99] * len(kinds)
         if self.standard:
@@ -96,41 +96,12 @@ class Evaluator:
                     if value < best:
                         best = value
                 out[i] = best
-        if melds or not (self.pairs or self.unique) or self._special(counts, 0) > min(out, default=99):
+        if melds or not self.special or self._special(counts, 0) > min(out, default=99):
             return out
-        # The special shapes' shanten after a discard depends only on the count of the kind
-        # discarded (pairs) and on whether it is one of the shape's tiles (unique shapes).
-        kinds_held = len(counts) - counts.count(0)
-        by_count = [99] * 5
-        for sets, quads in self.pairs:
-            pairs = sum(c // 2 for c in counts) if quads else kinds_held - counts.count(1)
-            for c in range(1, 5):
-                after = pairs - (1 if (c % 2 == 0 if quads else c == 2) else 0)
-                value = sets - 1 - after + (0 if quads else max(0, sets - (kinds_held - (c == 1))))
-                if value < by_count[c]:
-                    by_count[c] = value
-        uniques = []
-        for tiles in self.unique:
-            present = sum(1 for t in tiles if counts[t])
-            doubled = [t for t in tiles if counts[t] >= 2]
-            size = len(tiles)
-            uniques.append((frozenset(tiles), size, present, len(doubled), doubled[0] if doubled else -1,
-                            size - present - (1 if doubled else 0)))
-        for i, k in enumerate(kinds):
-            c = counts[k]
-            best = out[i]
-            value = by_count[c]
-            if value < best:
-                best = value
-            for tiles, size, present, doubles, first, outside in uniques:
-                if k in tiles:
-                    value = size - (present - (c == 1)) - (1 if doubles > 1 or (doubles == 1 and (first != k or c > 2))
-                                                           else 0)
-                else:
-                    value = outside
-                if value < best:
-                    best = value
-            out[i] = best
+        for shape in self.special:
+            row = shape.discard_shanten(counts, kinds)
+            if row is not None:
+                out = [a if a < b else b for a, b in zip(out, row)]
         return out
 
 

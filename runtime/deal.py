@@ -18,20 +18,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from cardavia.compiler.shapes.arrangements import completes
-try:
-    from cardavia.compiler.shapes.arrangements import KNITTED_KINDS as _KNITTED
-except ImportError:  # pragma: no cover - then knitted waits are tried on every kind
-    _KNITTED = ()
-#: Each knitted straight's kinds with their bit mask (bit k for kind k).
-_KNITTED_MASKS = tuple((kinds, sum(1 << k for k in kinds)) for kinds in _KNITTED)
+from cardavia.compiler.shapes.suits import kinds_in
+from cardavia.compiler.shapes.waits import held_wait_mask
 from cardavia.compiler.model.hand import Hand, HandError, Meld
 from cardavia.compiler.scoring.scorer import ScoreResult
 from cardavia.compiler.model.tiles import CODES, SUITS
 
 from .actions import Action, Decision, IllegalAction
 from .payments import (Payment, PlayerFacts, deltas, exhausted_payments, kong_payments, win_payments)
-from .shanten import EMPTY_KEYS, SUIT_OF, WEIGHT, standard_waits_keys
+from .shanten import EMPTY_KEYS, SUIT_OF, WEIGHT
 
 _WINNER_WORDS = {1: "one_won", 2: "two_won", 3: "three_won"}
 
@@ -92,74 +87,11 @@ class _Claim:
     meld: MeldRec | None = None
 
 
-def _trials(shape: Any, counts: list[int], melds: int, candidates: Any) -> list[int]:
-    """The candidate kinds that complete the hand for ``shape`` (the compiler decides)."""
-    out = []
-    one = (shape,)
-    for k in candidates:
-        if counts[k] < 4:
-            counts[k] += 1
-            if completes(counts, melds, one):
-                out.append(k)
-            counts[k] -= 1
-    return out
-
-
-def _neighbours(present: list[int]) -> set[int]:
-    """Held kinds and, for suited ones, the kinds within two in the same suit."""
-    out: set[int] = set()
-    for k in present:
-        if k < 27:
-            lo = k - k % 9
-            out.update(range(max(lo, k - 2), min(lo + 9, k + 3)))
-        else:
-            out.add(k)
-    return out
-
-
-def _special_waits(shape: Any, counts: list[int], melds: int, present: list[int], suited: int) -> list[int]:
-    """The waits of a non-standard shape: candidates narrowed by what the shape kind needs,
-    each confirmed by ``compiler.shapes.arrangements.completes`` (so the compiler stays the judge).
-    ``suited`` has bit k set for each suited kind k held."""
-    kind = shape.kind
-    if kind == "knitted_sets_and_pair":
-        if melds > shape.max_melds:
-            return []
-        if not _KNITTED:  # pragma: no cover
-            return _trials(shape, counts, melds, range(34))
-        cands: set[int] = set()
-        whole = False
-        for kinds, mask in _KNITTED_MASKS:
-            short = mask & ~suited
-            if not short:
-                whole = True
-            elif not short & (short - 1):  # one kind short of this knitted straight
-                cands.add(short.bit_length() - 1)
-        if not cands and not whole:
-            return []
-        return _trials(shape, counts, melds, cands | _neighbours(present))
-    if melds:
-        return []
-    if kind == "pairs":
-        odd = [k for k in present if counts[k] % 2]
-        return _trials(shape, counts, melds, odd) if len(odd) == 1 else []
-    if kind == "unique_plus_pair":
-        wanted = set(shape.tiles)
-        if len(present) < len(wanted) - 1 or not wanted.issuperset(present):
-            return []
-        return _trials(shape, counts, melds, wanted)
-    if kind == "knitted_and_honors":
-        if len(present) < 13 or max(counts) > 1:
-            return []
-        if _KNITTED:
-            cands = set()
-            for kinds, mask in _KNITTED_MASKS:
-                if not suited & ~mask:  # the suited tiles held all belong to this knitted straight
-                    cands.update(kinds)
-            cands.update(range(27, 34))
-            return _trials(shape, counts, melds, sorted(k for k in cands if not counts[k]))
-        return _trials(shape, counts, melds, [k for k in range(34) if not counts[k]])  # pragma: no cover
-    return _trials(shape, counts, melds, range(34))  # a shape kind this module does not know
+#: A seat's counts (one byte per kind) -> b"1" where held, b"0" where not: read backwards in
+#: base 2, the kinds held as a mask.
+_HELD = bytes([0x30] + [0x31] * 255)
+#: The same, b"1" only where all four copies are held (a kind that is then never a wait).
+_ALL_FOUR = bytes(0x31 if c >= 4 else 0x30 for c in range(256))
 
 
 class Deal:
@@ -219,9 +151,7 @@ class Deal:
         # with ``counts``; the kinds that would complete a seat's hand, cached for the hand they
         # were computed for: (keys and number of sets) -> kinds.
         self.keys: list[list[int]] = [list(EMPTY_KEYS) for _ in range(self.n)]
-        self._standard_sets = tuple(shape.sets for shape in self.shapes if shape.kind == "sets_and_pair")
-        self._special_shapes = tuple(shape for shape in self.shapes if shape.kind != "sets_and_pair")
-        self._playable_set = frozenset(self.playable)
+        self._playable_mask = sum(1 << k for k in self.playable)
         # Each seat's waits with the hand they were computed for (suit keys and number of sets):
         # a hand that comes back (the drawn tile discarded) finds them again.
         self._waits: list[tuple[tuple[int, ...], frozenset[int]] | None] = [None] * self.n
@@ -373,8 +303,8 @@ class Deal:
         """The kinds that would complete the seat's hand as it is (a hand waiting for a tile).
 
         Cached for the hand it was computed for (its suit keys and number of sets): a seat's
-        waits are worked out once per change of its hand, standard shapes from the suit-key
-        tables, special shapes from their definitions (``compiler.shapes.arrangements``).
+        waits are worked out once per change of its hand, by the compiler's one answer for
+        every shape (``compiler.shapes.waits``), less the kinds it already holds four of.
         """
         keys = self.keys[seat]
         state = (keys[0], keys[1], keys[2], keys[3], len(self.melds[seat]))
@@ -386,22 +316,12 @@ class Deal:
         return waits
 
     def _compute_waits(self, seat: int) -> frozenset[int]:
-        keys = self.keys[seat]
-        melds = len(self.melds[seat])
-        found: set[int] = set()
-        for sets in self._standard_sets:
-            if sets >= melds:
-                found.update(standard_waits_keys(keys, sets - melds))
-        if self._special_shapes:
-            counts = self.counts[seat]
-            present = [k for k in range(34) if counts[k]]
-            suited = 0
-            for k in present:
-                if k < 27:
-                    suited |= 1 << k
-            for shape in self._special_shapes:
-                found.update(_special_waits(shape, counts, melds, present, suited))
-        return frozenset(found) & self._playable_set
+        counts = bytes(self.counts[seat])
+        held = int(counts.translate(_HELD)[::-1], 2)
+        found = held_wait_mask(counts, held, len(self.melds[seat]), self.shapes)
+        if found:
+            found &= self._playable_mask & ~int(counts.translate(_ALL_FOUR)[::-1], 2)
+        return frozenset(kinds_in(found))
 
     def _completes(self, seat: int, kind: int | None) -> bool:
         """Whether the seat's hand plus ``kind`` (or, when None, the hand holding its drawn tile) wins."""

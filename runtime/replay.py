@@ -71,7 +71,7 @@ def load_scenario(obj: Any) -> tuple[Deal, list[_Script]]:
         from .bots import BaselineBot
 
         seed = obj.get("seed", 0) if isinstance(obj.get("seed"), int) else 0
-        fallbacks: list[Any] = [BaselineBot(seed=seed * 4 + s) for s in range(n)]
+        fallbacks: list[Any] = [BaselineBot(seed=seed * n + s) for s in range(n)]
     else:
         fallbacks = [DrawnTileAutoplay()] * n
     actions = obj.get("actions", [])

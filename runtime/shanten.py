@@ -5,22 +5,20 @@ base-5 integer, its *key* (seats keep their four keys up to date on every move);
 maps once to the bit mask of the (sets, partial sets, pair) splits the suit allows, and
 through it to the small id of an interned table of non-dominated splits. Suits are then
 combined by merging and evaluating table ids, with every result cached under integer keys;
-the waits of a ready hand are cached per suit against the merged table of the other suits,
 and a suit's table after each possible discard per suit key. ``shanten == -1`` means a
-complete hand, 0 ready. Pairs and unique-plus-pair shapes have closed formulas; knitted shapes are not counted
-(a bot aims at the other shapes). Every cache is built as it is needed and bounded.
+complete hand, 0 ready. Every other shape counts itself (compiler/shapes: ``Shape.shanten``,
+closed formulas for pairs and unique-plus-pair shapes; knitted shapes are not counted, so
+a bot aims at the others). Every cache is built as it is needed and bounded. Which tiles
+complete a hand is the compiler's one answer (compiler/shapes/waits.py), not this module's.
 """
 
 from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from cardavia.compiler.shapes.arrangements import ShapeSpec
+from cardavia.compiler.shapes.base import Shape
 
 _Split = tuple[int, int, int]  # (sets, partial sets, pair 0/1)
-
-#: The shape kinds these tables count exactly (a shanten of -1 is then a complete hand).
-FAST_SHAPES = frozenset({"sets_and_pair", "pairs", "unique_plus_pair"})
 
 
 def _prune(splits: Iterable[_Split]) -> tuple[_Split, ...]:
@@ -186,39 +184,13 @@ def standard_shanten(counts: Sequence[int], sets: int) -> int:
     return standard_shanten_keys(suit_keys(counts), sets)
 
 
-def pairs_shanten(counts: Sequence[int], sets: int, quads_as_two: bool) -> int:
-    zeros = counts.count(0)  # type: ignore[attr-defined]
-    ones = counts.count(1)  # type: ignore[attr-defined]
-    if quads_as_two:
-        pairs = counts.count(2) + counts.count(3) + 2 * counts.count(4)  # type: ignore[attr-defined]
-        return sets - 1 - pairs
-    pairs = len(counts) - zeros - ones
-    kinds = len(counts) - zeros
-    return sets - 1 - pairs + (sets - kinds if kinds < sets else 0)
-
-
-def unique_shanten(counts: Sequence[int], tiles: Sequence[int]) -> int:
-    held = [counts[k] for k in tiles]
-    present = len(held) - held.count(0)
-    pair = 1 if max(held, default=0) >= 2 else 0
-    return len(tiles) - present - pair
-
-
-def shanten(counts: Sequence[int], melds: int, shapes: Sequence[ShapeSpec]) -> int:
-    """The best shanten over the variant's shapes (34 counts of the concealed tiles)."""
+def shanten(counts: Sequence[int], melds: int, shapes: Sequence[Shape]) -> int:
+    """The best shanten over the variant's shapes (34 counts of the concealed tiles); 99
+    when none of them is counted."""
     best = 99
     for shape in shapes:
-        if shape.kind == "sets_and_pair":
-            value = standard_shanten(counts, shape.sets - melds)
-        elif melds:
-            continue
-        elif shape.kind == "pairs":
-            value = pairs_shanten(counts, shape.sets, shape.quads_as_two_pairs)
-        elif shape.kind == "unique_plus_pair":
-            value = unique_shanten(counts, shape.tiles)
-        else:
-            continue
-        if value < best:
+        value = shape.shanten(counts, melds, standard_shanten)
+        if value is not None and value < best:
             best = value
     return best
 
@@ -241,7 +213,6 @@ _TABLE_IDS: dict[tuple[_Split, ...], int] = {}  # split table -> id
 _KEY_TABLE: dict[int, int] = {}  # suit key -> id
 _MERGE_IDS: dict[int, int] = {}  # (a << 16 | b) -> id
 _EVAL_IDS: dict[int, int] = {}  # ((a << 16 | b) << 3 | sets) -> shanten
-_WAITS_IDS: dict[int, tuple[int, ...]] = {}  # ((rest << 32 | key) << 3 | need) -> offsets
 
 
 def suit_keys(counts: Sequence[int]) -> list[int]:
@@ -252,18 +223,6 @@ def suit_keys(counts: Sequence[int]) -> list[int]:
         if c:
             keys[SUIT_OF[k]] += c * WEIGHT[k]
     return keys
-
-
-def decode_key(key: int) -> tuple[tuple[int, ...], bool]:
-    """A suit key back to its counts, and whether it is the honors suit."""
-    honors = key >= HONOR_BASE
-    if honors:
-        key -= HONOR_BASE
-    out = []
-    for _ in range(7 if honors else 9):
-        key, c = divmod(key, 5)
-        out.append(c)
-    return tuple(out), honors
 
 
 def _table_id(table: tuple[_Split, ...]) -> int:
@@ -359,78 +318,3 @@ def suit_drops(key: int) -> tuple[int, ...]:
         drops = _DROPS[key] = tuple(table_of(key - w) if digits // w % 5 else -1
                                     for w in _POWERS[:7 if key >= HONOR_BASE else 9])
     return drops
-
-
-def suit_waits_ids(rest: int, key: int, need: int) -> tuple[int, ...]:
-    """Offsets in the suit of ``key`` whose tile completes the hand (``rest``: the other suits' table id)."""
-    ck = (rest << 32 | key) << 3 | need
-    hit = _WAITS_IDS.get(ck)
-    if hit is not None:
-        return hit
-    counts, honors = decode_key(key)
-    reach = 0 if honors else 2
-    out = []
-    for o in range(len(counts)):
-        if not any(counts[max(0, o - reach):o + reach + 1]) or counts[o] >= 4:
-            continue
-        w = 5 ** o
-        if eval_ids(rest, table_of(key + w), need) == -1:
-            out.append(o)
-    if len(_WAITS_IDS) > 500_000:
-        _WAITS_IDS.clear()
-    hit = _WAITS_IDS[ck] = tuple(out)
-    return hit
-
-
-def standard_waits_keys(keys: Sequence[int], need: int) -> list[int]:
-    """Kinds completing a hand (given by suit keys) into ``need`` sets and a pair; empty unless ready."""
-    tabs = [table_of(k) for k in keys]
-    if eval_ids(merge_ids(merge_ids(tabs[0], tabs[1]), tabs[2]), tabs[3], need) != 0:
-        return []
-    out: list[int] = []
-    rests = rests_of(tabs)
-    for s in range(4):
-        key = keys[s]
-        if key == EMPTY_KEYS[s]:
-            continue  # one tile of a suit the hand does not hold is an isolated single
-        lo = s * 9
-        out.extend(lo + o for o in suit_waits_ids(rests[s], key, need))
-    return out
-
-
-def tables(counts: Sequence[int]) -> list[tuple[_Split, ...]]:
-    return [_TABLES[table_of(k)] for k in suit_keys(counts)]
-
-
-def winning_kinds(counts: list[int], melds: int, shapes: Sequence[ShapeSpec], playable: Iterable[int]) -> set[int]:
-    """Kinds among ``playable`` that complete ``counts`` (a ready hand), for the shapes of :data:`FAST_SHAPES`.
-
-    Standard shapes come from the suit-key tables (one suit at a time against the other
-    suits' merged table, cached); pairs and unique-plus-pair shapes try the held kinds.
-    """
-    allowed = set(playable)
-    held = [k for k in range(34) if counts[k]]
-    found: set[int] = set()
-    keys = None
-    for shape in shapes:
-        if shape.kind == "sets_and_pair":
-            if keys is None:
-                keys = suit_keys(counts)
-            found.update(k for k in standard_waits_keys(keys, shape.sets - melds) if k in allowed)
-        elif melds:
-            continue
-        elif shape.kind == "pairs":
-            for k in held:
-                if k in allowed:
-                    counts[k] += 1
-                    if pairs_shanten(counts, shape.sets, shape.quads_as_two_pairs) == -1:
-                        found.add(k)
-                    counts[k] -= 1
-        elif shape.kind == "unique_plus_pair":
-            for k in shape.tiles:
-                if k in allowed:
-                    counts[k] += 1
-                    if unique_shanten(counts, shape.tiles) == -1 and sum(counts) == len(shape.tiles) + 1:
-                        found.add(k)
-                    counts[k] -= 1
-    return found

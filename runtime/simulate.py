@@ -1,9 +1,10 @@
 """Simulating many deals with computer players, checked by the independent validator.
 
 Deal ``i`` is a pure function of (variant, seed, i, players): its wall comes from
-:func:`deal_seed`, its dealer rotates (``i % 4``), each seat's controller is seeded from
-the deal, so results do not depend on how deals are spread over worker processes.
-With ``duplicate`` each wall is played four times with the players rotated through the seats.
+:func:`deal_seed`, its dealer rotates (``i % P`` for the variant's P players), each seat's
+controller is seeded from the deal, so results do not depend on how deals are spread over
+worker processes. With ``duplicate`` each wall is played once per seat, the players rotated
+through the seats.
 """
 
 from __future__ import annotations
@@ -78,8 +79,8 @@ def play_one(setup: Setup, index: int) -> dict[str, Any]:
 @dataclass
 class Summary:
     deals: int = 0
-    wins_by_seat: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
-    points_by_seat: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    wins_by_seat: list[int] = field(default_factory=list)  # one per seat (simulate sizes them)
+    points_by_seat: list[int] = field(default_factory=list)
     draws: int = 0
     ends: dict[str, int] = field(default_factory=dict)
     fan_frequency: dict[str, int] = field(default_factory=dict)
@@ -120,7 +121,7 @@ def _play_chunk(args: tuple[Setup, list[int]]) -> list[dict[str, Any]]:
 
 def simulate(variant: str, deals: int, seed: int = 0, players: Sequence[str] | None = None,
              duplicate: bool = False, workers: int = 1) -> dict[str, Any]:
-    """Play ``deals`` deals (``4 * deals`` with ``duplicate``) and return the contract's summary object."""
+    """Play ``deals`` deals (one per seat of each with ``duplicate``) and return the contract's summary object."""
     v = load_variant(variant)
     n = v.table.players
     given = players is not None

@@ -52,7 +52,7 @@ class Screen:
 
 
 def _name(deal: Deal, seat: int) -> str:
-    wind = WINDS[(seat - deal.dealer) % 4]
+    wind = WINDS[(seat - deal.dealer) % deal.n]
     return f"you ({wind})" if seat == HUMAN else f"seat {seat} ({wind})"
 
 
@@ -291,8 +291,9 @@ def play_session(variant_name: str, seed: int | None, inp: TextIO, out: TextIO) 
             screen.say(f"\n-- Deal {number + 1}: dealer {_name(deal, dealer)} --")
             narrator = Narrator(screen)
             human = TerminalPlayer(screen)
-            bots = [BaselineBot(deal_seed(seed, number * 4 + s)) for s in range(4)]
-            controllers = [human if s == HUMAN else bots[s] for s in range(4)]
+            n = variant.table.players
+            bots = [BaselineBot(deal_seed(seed, number * n + s)) for s in range(n)]
+            controllers = [human if s == HUMAN else bots[s] for s in range(n)]
             narrator(deal)
             play_deal(deal, controllers, on_step=narrator)
             for line in summary(deal):

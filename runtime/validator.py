@@ -32,6 +32,7 @@ def validate(variant: Any, wall: Sequence[int], dealer: int, events: Sequence[di
     """Violations found replaying ``events`` of a deal dealt from ``wall`` (physical ids)."""
     kinds = variant.tiles.kinds
     n = variant.table.players
+    dealt = variant.table.other_tiles  # a hand between turns, a declared set counted three
     problems: list[str] = []
     if sorted(wall) != list(range(len(kinds))):
         return ["the initial wall is not every physical tile exactly once"]
@@ -50,7 +51,7 @@ def validate(variant: Any, wall: Sequence[int], dealer: int, events: Sequence[di
         problems.append(f"event {i} ({events[i].get('type')}): {msg}")
 
     def size_ok(seat: int, extra: int) -> bool:
-        return len(hands[seat]) == 13 - 3 * len(melds[seat]) + extra
+        return len(hands[seat]) == dealt - 3 * len(melds[seat]) + extra
 
     for i, ev in enumerate(events):
         t = ev.get("type")

@@ -8,7 +8,7 @@ that kind in increasing order as the code appears, so a scenario fully fixes the
 from __future__ import annotations
 
 import random
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from cardavia.compiler.model.tiles import CODES, TileError, TileSet, kind_of
 
@@ -57,19 +57,24 @@ def check_wall_ids(tiles: TileSet, ids: Sequence[int]) -> list[int]:
     return list(ids)
 
 
-def build_wall(tiles: TileSet, hands: dict[int, str] | None = None, *, dealer: int = 0,
+def build_wall(variant: Any, hands: dict[int, str] | None = None, *, dealer: int = 0,
                dealer_draw: str | None = None, draws: str | Sequence[str | None] = "", tail: str = "",
-               fill_seed: int | None = 0, players: int = 4, hand_size: int = 13) -> list[str]:
-    """A full wall (codes) with chosen tiles in place and the rest filled in; for tests and examples.
+               fill_seed: int | None = 0) -> list[str]:
+    """A full wall (codes) of a compiled variant, with chosen tiles in place and the rest
+    filled in; for tests and examples.
 
-    ``hands[seat]`` are the 13 dealt tiles of a seat (compact notation); ``dealer_draw`` the
-    dealer's 14th tile; ``draws`` the tiles drawn from the front after the deal, in order
+    ``hands[seat]`` are the tiles dealt to a seat (compact notation; at most the table's
+    ``other_tiles``, the deal's order and numbers being the variant's); ``dealer_draw`` the
+    dealer's extra tile; ``draws`` the tiles drawn from the front after the deal, in order
     (compact notation, or a list of codes where ``None`` leaves a slot to the filling);
     ``tail`` the tiles taken from the end, first replacement first. Unplaced tiles fill the
     gaps, shuffled by ``fill_seed`` (``None``: in code order) after the seats' hands.
     """
     from cardavia.compiler.model.tiles import parse_tiles
 
+    tiles = variant.tiles
+    players = variant.table.players
+    hand_size = variant.table.other_tiles
     pool: list[int] = sorted(tiles.kinds)
     def take(kind: int) -> int:
         try:

@@ -18,7 +18,7 @@ import pytest
 from cardavia.compiler import compile_text, parse_notation
 
 from cardavia.compiler.loading import schema
-from cardavia.compiler.shapes.arrangements import SHAPE_KINDS
+from cardavia.compiler.shapes.kinds import SHAPE_KINDS
 from cardavia.compiler.language.checker import Env
 from cardavia.compiler.language.compiled import generate
 from cardavia.compiler.language.types import BOOL, PLAYER

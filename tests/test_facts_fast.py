@@ -1,6 +1,6 @@
 """The per-hand facts computed the fast way agree with their definitions.
 
-The waits are worked out from per-suit tables and masks (compiler/shapes/arrangements.py
+The waits are worked out from per-suit tables and masks (compiler/shapes/waits.py
 ``held_wait_mask``); here they are checked against the definition, a trial of every
 kind with ``completes``, for random held hands of every shape of the shipped variants.
 The context's facts are checked against a direct count of the hand's tiles.
@@ -16,8 +16,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardavia.compiler import from_json, load_variant
-from cardavia.compiler.shapes.arrangements import (_MATCHERS, KNITTED_KINDS, _Prepared, arrangements, completes, held_wait_mask,
-                                   held_waits, matcher_bounds, suit_keys)
+from cardavia.compiler.shapes.arrangements import Prepared, arrangements, completes
+from cardavia.compiler.shapes.knitted import KNITTED_KINDS
+from cardavia.compiler.shapes.suits import suit_keys
+from cardavia.compiler.shapes.waits import held_wait_mask, held_waits
 from cardavia.compiler.scoring.context import HandContext
 from cardavia.compiler.model.groups import TILES
 from cardavia.compiler.model.hand import Hand, HandError, Meld
@@ -98,7 +100,7 @@ def test_context_facts_match_the_hand(variant: str) -> None:
         assert ctx._tiles_mask == sum(1 << k for k in set(every))
         assert ctx._keys == suit_keys(ctx._concealed_counts)
         assert ctx._size == len(concealed)
-        prep = _Prepared(hand)
+        prep = Prepared(hand)
         assert (list(prep._concealed_counts[:34]), prep._concealed_mask, prep._keys, prep._size) == (
             list(ctx._concealed_counts[:34]), ctx._concealed_mask, ctx._keys, ctx._size)
         # the waits, whichever is read first, on a fresh context and on a shared one
@@ -110,8 +112,8 @@ def test_context_facts_match_the_hand(variant: str) -> None:
         second = HandContext(hand, None, shapes)
         assert [t.kind for t in second.waits] == expected
         assert second.unique_wait == (len(expected) == 1)
-        # the matchers read the context as they read _Prepared
-        via_ctx = [a.describe() for s in shapes for a in _MATCHERS[s.kind](s, hand, ctx)]
+        # the matchers read the context as they read Prepared
+        via_ctx = [a.describe() for s in shapes for a in s.arrange(hand, ctx)]
         assert via_ctx == [a.describe() for a in arrangements(hand, shapes)]
 
 
@@ -129,9 +131,9 @@ def test_matcher_bounds_never_rule_out_a_win(hand: tuple[list[int], int], win: i
     hand_obj = Hand(tuple(concealed), declared, win)
     kinds = sum(1 for c in counts if c)
     for shape in SHAPES[variant]:
-        most_melds, fewest, most = matcher_bounds(shape)
+        most_melds, fewest, most = shape.bounds()
         if not (melds <= most_melds and fewest <= kinds <= most):
-            assert not _MATCHERS[shape.kind](shape, hand_obj, _Prepared(hand_obj)), shape
+            assert not shape.arrange(hand_obj, Prepared(hand_obj)), shape
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

@@ -26,7 +26,7 @@ import pytest
 import yaml
 
 from cardavia.compiler.loading import schema
-from cardavia.compiler.shapes.arrangements import SHAPE_KINDS
+from cardavia.compiler.shapes.kinds import SHAPE_KINDS
 from cardavia.compiler.language.vocabulary import FUNCTIONS, GROUP_ATTRS, PLAYER_ATTRS, TILE_ATTRS
 from cardavia.compiler.scoring.context import PATTERN_FACTS
 from cardavia.compiler.model.groups import GROUP_KINDS

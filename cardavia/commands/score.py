@@ -96,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         hand = parse_notation(
-            args.hand, self_drawn=args.self_drawn, seat_wind=args.seat, round_wind=args.round,
+            args.hand, variant.scorer.hand_size, self_drawn=args.self_drawn, seat_wind=args.seat, round_wind=args.round,
             last_tile_of_kind=args.last_tile_of_kind, kong_replacement=args.kong_replacement,
             robbing_kong=args.robbing_kong, last_wall_tile=args.last_wall_tile, missing_suit=args.missing_suit)
         if args.json:
@@ -128,6 +128,7 @@ class LineEncoder:
         self.variant = variant
         self.evaluate = variant.scorer.evaluate_facts
         self.shapes = variant.scorer.shapes
+        self.size = variant.scorer.hand_size  # the readers check a request's number of tiles against it
         self.patterns = variant.scorer.table.patterns
         self.base = variant.settlement.base.fn
         self.fans: dict[tuple[int, Any, Any], str] = {}
@@ -185,6 +186,7 @@ def jsonl(variant: Any, source: IO[bytes], out: IO[str]) -> int:
     and a batch does not pay one write and flush per line.
     """
     encode = LineEncoder(variant)
+    size = encode.size
     fast_facts = facts_from_line if FAST_JSON else None
     number = 0
     for lines in _arrived(source):
@@ -194,7 +196,7 @@ def jsonl(variant: Any, source: IO[bytes], out: IO[str]) -> int:
             if fast_facts is not None:
                 # A request read straight from the bytes (compiler/scoring/fastjson.py) is answered
                 # here; any other line takes the path below, which explains what is wrong.
-                facts = fast_facts(raw)
+                facts = fast_facts(raw, size=size)
                 if facts is not None:
                     try:
                         answers.append(encode(facts))
@@ -248,7 +250,7 @@ def _arrived(source: IO[bytes], size: int = 1 << 16) -> Iterator[Iterable[bytes]
 
 def _answer(encode: LineEncoder, line: str, number: int) -> str:
     """The answer to one line, as the batch loop gives it."""
-    facts = facts_from_line(line) if FAST_JSON else None
+    facts = facts_from_line(line, size=encode.size) if FAST_JSON else None
     if facts is not None:
         try:
             return encode(facts)
@@ -260,7 +262,7 @@ def _answer(encode: LineEncoder, line: str, number: int) -> str:
 def _checked_answer(encode: LineEncoder, line: str, number: int) -> str:
     """The answer through json.loads and from_json, which say what is wrong with a request."""
     try:
-        return encode.hand(from_json(json.loads(line)))
+        return encode.hand(from_json(json.loads(line), encode.size))
     except Exception as exc:
         return _failure(exc, number)
 

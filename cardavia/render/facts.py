@@ -23,12 +23,17 @@ class TileGroupFact:
 
 @dataclass(frozen=True)
 class ShapeFact:
+    """A winning shape as the shape itself says what it is made of (``Shape.parts``)."""
+
     id: str
     name: str
-    kind: str  # an engine shape kind (compiler.shapes.arrangements.SHAPE_KINDS)
-    sets: int
+    kind: str  # an engine shape kind (compiler.shapes.kinds.SHAPE_KINDS)
+    sets: int  # sets (chows, pungs, kongs), those beside a knitted straight
+    pairs: int
+    singles: int  # different single tiles, no pair
+    knitted: bool  # a knitted straight: whole beside the sets, or among the singles
+    tiles: tuple[int, ...]  # one each of these (and a second copy of one)
     quads_as_two_pairs: bool
-    tiles: tuple[int, ...]
     max_melds: int
 
 
@@ -140,8 +145,12 @@ def facts_of(variant: Any) -> VariantFacts:
     """The facts of a compiled variant (:class:`compiler.variant.CompiledVariant`)."""
     sc = variant.scoring
     raw_shapes = {s["id"]: s for s in variant.data["scoring"]["shapes"]}
-    shapes = [ShapeFact(s.id, raw_shapes.get(s.id, {}).get("name") or "", s.kind, s.sets, s.quads_as_two_pairs,
-                        tuple(s.tiles), s.max_melds) for s in sc.shapes]
+    shapes = []
+    for s in sc.shapes:
+        parts = s.parts()
+        shapes.append(ShapeFact(s.id, raw_shapes.get(s.id, {}).get("name") or "", s.kind, parts.sets, parts.pairs,
+                                parts.singles, parts.knitted, tuple(parts.tiles), parts.quads_as_two_pairs,
+                                parts.max_melds))
     patterns = []
     for p in sc.table.patterns:
         fixed = p.value if isinstance(p.value, int) else None

@@ -231,27 +231,27 @@ class Prose:
 
     def shape_text(self, s: ShapeFact) -> str:
         t = self.t
-        if s.kind == "sets_and_pair":
+        if s.sets and not s.knitted:
             what = t.ngettext("{n} set (chow, pung or kong) and a pair", "{n} sets (chows, pungs or kongs) and a pair",
                               s.sets)
-        elif s.kind == "pairs":
+        elif s.pairs and not (s.tiles or s.knitted):
             if s.quads_as_two_pairs:
                 what = t.ngettext("{n} pair; four identical tiles count as two pairs",
-                                  "{n} pairs; four identical tiles count as two pairs", s.sets)
+                                  "{n} pairs; four identical tiles count as two pairs", s.pairs)
             else:
-                what = t.ngettext("{n} different pair", "{n} different pairs", s.sets)
-        elif s.kind == "unique_plus_pair":
+                what = t.ngettext("{n} different pair", "{n} different pairs", s.pairs)
+        elif s.tiles:
             what = t._("one each of {tiles}, plus a second copy of one of them",
                        tiles=self.tiles_phrase(s.tiles))
-        elif s.kind == "knitted_and_honors":
+        elif s.singles:
             what = t._("14 different single tiles, no pair: honors and tiles of one knitted sequence (1-4-7, "
                        "2-5-8 and 3-6-9, each run in a different suit)")
-        elif s.kind == "knitted_sets_and_pair":
+        elif s.knitted:
             what = t.ngettext(
                 "the 9 tiles of a knitted straight (1-4-7, 2-5-8 and 3-6-9, each run in a different suit), held "
                 "concealed, plus {n} set and a pair",
                 "the 9 tiles of a knitted straight (1-4-7, 2-5-8 and 3-6-9, each run in a different suit), held "
-                "concealed, plus {n} sets and a pair", max(s.sets - 3, 0))
+                "concealed, plus {n} sets and a pair", s.sets)
             if s.max_melds:
                 what += t.ngettext("; at most {n} set may be declared", "; at most {n} sets may be declared",
                                    s.max_melds)

@@ -176,8 +176,17 @@ def _meld(kind: str, tiles: list[int], concealed: bool, where: str) -> Meld:
     return Meld(kind, tuple(tiles), concealed)
 
 
-def validate(hand: Hand, max_copies: int = MAX_COPIES) -> Hand:
-    """Check tile counts, the hand size and the win flags; return the hand unchanged."""
+def tile_count_error(size: int, melds: int, concealed: int) -> HandError:
+    """The error for a hand whose tiles are not ``size`` (the variant's hand size: winning
+    tile included, a declared set counted three), naming the tiles it should hold."""
+    return HandError(f"wrong tile count: with {melds} declared set(s) the hand holds {size - 1 - 3 * melds} tiles "
+                     f"plus the winning tile, got {concealed} plus the winning tile")
+
+
+def validate(hand: Hand, max_copies: int = MAX_COPIES, size: int | None = None) -> Hand:
+    """Check tile counts, the hand size (``size``: the variant's, winning tile included and a
+    declared set counted three; None: not checked here, the scorer does) and the win
+    flags; return the hand unchanged."""
     for k in list(hand.concealed) + [hand.win_tile]:
         if is_bonus(k):
             raise HandError(f"bonus tile {CODES[k]} must be listed with the flowers, not in the hand")
@@ -190,13 +199,8 @@ def validate(hand: Hand, max_copies: int = MAX_COPIES) -> Hand:
     over = [f"{n} copies of {CODES[k]}" for k, n in enumerate(counts) if n > max_copies]
     if over:
         raise HandError(f"{', '.join(over)}: each tile exists only {max_copies} times")
-    size = len(hand.concealed) + 1 + sum(3 for _ in hand.melds)
-    if size != 14:
-        expected = 13 - 3 * len(hand.melds)
-        raise HandError(
-            f"wrong tile count: with {len(hand.melds)} declared set(s) the hand holds {expected} tiles "
-            f"plus the winning tile, got {len(hand.concealed)} plus the winning tile"
-        )
+    if size is not None and len(hand.concealed) + 1 + 3 * len(hand.melds) != size:
+        raise tile_count_error(size, len(hand.melds), len(hand.concealed))
     if hand.robbing_kong and hand.self_drawn:
         raise HandError("robbing_kong contradicts self_drawn: a robbed kong tile is never self-drawn")
     if hand.robbing_kong and hand.kong_replacement:
@@ -244,7 +248,7 @@ def _or_default(obj: dict[str, Any], name: str, default: Any) -> Any:
     return default if value is None else value
 
 
-def _from_json(obj: Any) -> Hand:
+def _from_json(obj: Any, size: int | None = None) -> Hand:
     """:func:`from_json`, every field checked in turn (the path that explains bad input)."""
     if not isinstance(obj, dict):
         raise HandError("expected a JSON object")
@@ -286,7 +290,7 @@ def _from_json(obj: Any) -> Hand:
         missing_suit=missing,
         **flags,
     )
-    return validate(hand)
+    return validate(hand, size=size)
 
 
 #: Codes of the playable kinds (bonus tiles excluded) and of the bonus tiles.
@@ -319,7 +323,7 @@ def _new_meld(key: tuple[Any, ...]) -> tuple[Meld, int, int] | None:
     return checked
 
 
-def from_json_fast(obj: Any) -> Hand | None:
+def from_json_fast(obj: Any, size: int | None = None) -> Hand | None:
     """The Hand of a well-formed request, or None for anything unusual (never an exception).
 
     The JSON types are checked here; :func:`checked_hand` does the rest. It returns a Hand
@@ -366,13 +370,13 @@ def from_json_fast(obj: Any) -> Hand | None:
         return None
     return checked_hand(hand_in, get("win_tile"), meld_keys, flowers_in, self_drawn, last_tile_of_kind,
                         kong_replacement, robbing_kong, last_wall_tile, get("seat_wind"), get("round_wind"),
-                        get("missing_suit"))
+                        get("missing_suit"), size=size)
 
 
 def checked_hand(hand_in: list[Any], win_in: Any, meld_keys: list[tuple[Any, ...]] | None, flowers_in: Any,
                  self_drawn: bool | None, last_tile_of_kind: bool | None, kong_replacement: bool | None,
                  robbing_kong: bool | None, last_wall_tile: bool | None, seat: Any, rnd: Any,
-                 missing: Any, build: Callable[..., Any] | None = None) -> Any:
+                 missing: Any, build: Callable[..., Any] | None = None, size: int | None = None) -> Any:
     """The Hand of a request whose JSON types are right, or None where it is wrong (never
     an exception): what :func:`from_json_fast` and compiler/scoring/fastjson.py share.
 
@@ -382,6 +386,8 @@ def checked_hand(hand_in: list[Any], win_in: Any, meld_keys: list[tuple[Any, ...
     one sum of copies (kept on the Hand: compiler/scoring/context.py reads it instead of counting
     again). ``build``, if given, is called with the Hand's fields in order and the copies
     instead (compiler/scoring/context.py ``hand_facts``: the facts of the hand, with no Hand).
+    ``size``: the variant's hand size (winning tile included, a declared set counted three),
+    or None to leave the number of tiles to the scorer.
     """
     try:
         concealed = tuple(map(_playable, hand_in))
@@ -405,9 +411,9 @@ def checked_hand(hand_in: list[Any], win_in: Any, meld_keys: list[tuple[Any, ...
             declared += checked[1]
             kinds |= checked[2]
         melds = tuple(out)
-        if len(concealed) + 3 * len(melds) != 13:
+        if size is not None and len(concealed) + 3 * len(melds) + 1 != size:
             return None
-    elif len(concealed) != 13:
+    elif size is not None and len(concealed) + 1 != size:
         return None
     else:
         melds = ()
@@ -449,14 +455,16 @@ def checked_hand(hand_in: list[Any], win_in: Any, meld_keys: list[tuple[Any, ...
     return hand
 
 
-def from_json(obj: Any) -> Hand:
+def from_json(obj: Any, size: int | None = None) -> Hand:
     """The scoring request of docs/interfaces.md; unknown fields are ignored.
 
     A well-formed request takes the direct path (:func:`from_json_fast`); anything unusual
     goes through :func:`_from_json`, which checks every field in turn and says which part
-    is wrong. Both give the same Hand.
+    is wrong. Both give the same Hand. ``size``: the variant's hand size (its scorer's
+    ``hand_size``), so that a wrong number of tiles is told in order with the other
+    problems; None leaves it to the scorer.
     """
-    return from_json_fast(obj) or _from_json(obj)
+    return from_json_fast(obj, size) or _from_json(obj, size)
 
 
 def to_json(hand: Hand) -> dict[str, Any]:
@@ -483,8 +491,9 @@ def to_json(hand: Hand) -> dict[str, Any]:
 _GROUP = re.compile(r"\s*(?:(\[)([^\]]*)\]|(\{)([^}]*)\}|(\+)\s*([1-9][mpszf])|([1-9]+[mpszf]))")
 
 
-def parse_notation(text: str, **flags: Any) -> Hand:
-    """``'12345678m 55s [777z] 2f +9m'`` plus keyword flags (as in :func:`from_json`)."""
+def parse_notation(text: str, size: int | None = None, **flags: Any) -> Hand:
+    """``'12345678m 55s [777z] 2f +9m'`` plus keyword flags (as in :func:`from_json`, and
+    ``size``, the variant's hand size, too)."""
     concealed: list[int] = []
     flowers: list[int] = []
     melds: list[Meld] = []
@@ -539,4 +548,4 @@ def parse_notation(text: str, **flags: Any) -> Hand:
         "flowers": [CODES[k] for k in flowers],
     }
     obj.update({k: v for k, v in flags.items() if v is not None})
-    return from_json(obj)
+    return from_json(obj, size)

@@ -15,7 +15,10 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ..shapes.arrangements import SUIT_OF, UNIT_OF, Arrangement, ShapeSpec, _kinds_in, held_wait_mask
+from ..shapes.arrangements import Arrangement
+from ..shapes.base import Shape
+from ..shapes.suits import SUIT_OF, UNIT_OF, kinds_in
+from ..shapes.waits import held_wait_mask
 from ..language.types import BOOL, GROUP, INT, STR, TILE, list_of, set_of
 from ..language.vocabulary import Fact
 from ..model.groups import TILES
@@ -87,7 +90,7 @@ _NUM_TILES = len(TILES)
 _NO_COUNTS = bytes(_NUM_TILES + 1)
 _TILE_OF = TILES.__getitem__
 #: Kind k's 8 bits in a number of copies (compiler/model/hand.py ``BYTE_OF``): its four 72-bit
-#: slices are the suit keys of compiler/shapes/arrangements.py (9 ranks x 8 bits; the honors' 7 x 8).
+#: slices are the suit keys of compiler/shapes/suits.py (9 ranks x 8 bits; the honors' 7 x 8).
 _KEY_BITS = (1 << 72) - 1
 #: A byte per kind (copies, as ``to_bytes`` gives them) -> b"1" where held, b"0" where not:
 #: read backwards in base 2, the kinds held as a mask.
@@ -114,8 +117,8 @@ class _Lazy:
 class HandContext:
     """One arrangement of one hand, as pattern expressions read it.
 
-    It is also what the shape matchers of compiler/shapes/arrangements.py read (the names of
-    ``_Prepared``: ``_concealed_counts``, ``_concealed_mask``, ``_keys``, ``_size``,
+    It is also what the shape matchers of compiler/shapes/ read (the names of
+    ``Prepared``: ``_concealed_counts``, ``_concealed_mask``, ``_keys``, ``_size``,
     ``declared``), so those are computed once per hand for both; it holds the Hand fields
     they read as well (``concealed``, ``melds``, ``win_tile``, ``self_drawn``), so it
     stands for the hand there. A context made by :func:`hand_facts` from a request's
@@ -132,7 +135,7 @@ class HandContext:
                  "shape", "groups", "sets", "chows", "pungs", "kongs", "pairs", "pair", "knitted", "win_group",
                  "wait", "_arr", "__dict__")
 
-    def __init__(self, hand: Hand, arr: Arrangement | None, shapes: Sequence[ShapeSpec],
+    def __init__(self, hand: Hand, arr: Arrangement | None, shapes: Sequence[Shape],
                  declared: list[Any] | None = None) -> None:
         # The copies of each kind, 8 bits per kind: worked out while the request was read,
         # or now for a Hand built another way.
@@ -174,7 +177,7 @@ class HandContext:
         return tiles
 
     @classmethod
-    def for_hand(cls, hand: Hand, shapes: Sequence[ShapeSpec], declared: list[Any] | None = None) -> "HandContext":
+    def for_hand(cls, hand: Hand, shapes: Sequence[Shape], declared: list[Any] | None = None) -> "HandContext":
         """The hand's facts only (no arrangement): what hand-level conditions read."""
         return cls(hand, None, shapes, declared)
 
@@ -230,7 +233,7 @@ class HandContext:
         root = self._facts or self
         got = root.__dict__.get("_waits")
         if got is None:
-            got = root._waits = list(map(_TILE_OF, _kinds_in(self._held_wait_mask())))
+            got = root._waits = list(map(_TILE_OF, kinds_in(self._held_wait_mask())))
         return got
 
     @property

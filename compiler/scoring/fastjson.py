@@ -73,10 +73,12 @@ def hand_from_line(line: bytes | str) -> Hand | None:
     return facts_from_line(line, None)
 
 
-def facts_from_line(line: bytes | str, build: Callable[..., Any] | None = hand_facts) -> HandContext | None:
+def facts_from_line(line: bytes | str, build: Callable[..., Any] | None = hand_facts,
+                    size: int | None = None) -> HandContext | None:
     """The facts of a well-formed request line's hand (compiler/scoring/context.py ``hand_facts``:
     what a scorer evaluates, with no Hand made on the way), or None (never an exception).
-    With ``build=None``, the Hand instead.
+    With ``build=None``, the Hand instead; ``size``: the variant's hand size (None: not
+    checked here).
 
     Only ASCII lines are read here: msgspec does not check the UTF-8 of what it skips (an
     unknown field), where decoding the line first would stop.
@@ -90,4 +92,4 @@ def facts_from_line(line: bytes | str, build: Callable[..., Any] | None = hand_f
     melds = r.melds
     return checked_hand(r.hand, r.win_tile, [(m.type, m.concealed, *m.tiles) for m in melds] if melds else None,
                         r.flowers, r.self_drawn, r.last_tile_of_kind, r.kong_replacement, r.robbing_kong,
-                        r.last_wall_tile, r.seat_wind, r.round_wind, r.missing_suit, build)
+                        r.last_wall_tile, r.seat_wind, r.round_wind, r.missing_suit, build, size)

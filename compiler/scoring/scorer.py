@@ -14,10 +14,11 @@ from collections import Counter
 from typing import Any
 
 from ..language.compiled import Compiled
-from ..model.hand import MAX_COPIES, Hand, HandError
+from ..model.hand import MAX_COPIES, Hand, HandError, tile_count_error
 from ..model.tiles import CODES, NUM_KINDS, is_bonus
 from ..records import Record
-from ..shapes.arrangements import _MATCHERS, Arrangement, ShapeSpec, completes, matcher_bounds
+from ..shapes.arrangements import Arrangement, completes
+from ..shapes.base import Shape
 from .context import HandContext
 from .patterns import Evaluation, Fan, PatternTable
 
@@ -27,13 +28,13 @@ class Scoring(Record):
     unit: str
     minimum: int
     cap: int | None
-    shapes: tuple[ShapeSpec, ...]
+    shapes: tuple[Shape, ...]
     valid_when: list[tuple[Compiled, str]]
     definitions: dict[str, str]
     table: PatternTable
     principles: dict[str, Any]
 
-    def __init__(self, unit: str, minimum: int, cap: int | None, shapes: tuple[ShapeSpec, ...],
+    def __init__(self, unit: str, minimum: int, cap: int | None, shapes: tuple[Shape, ...],
                  valid_when: list[tuple[Compiled, str]], definitions: dict[str, str], table: PatternTable,
                  principles: dict[str, Any]) -> None:
         self.unit = unit
@@ -75,8 +76,11 @@ class ScoreResult(Record):
 class Scorer:
     """Scores hands for one compiled variant."""
 
-    def __init__(self, scoring: Scoring, playable: frozenset[int], has_bonus: bool, copies: list[int]) -> None:
+    def __init__(self, scoring: Scoring, playable: frozenset[int], has_bonus: bool, copies: list[int],
+                 hand_size: int) -> None:
         self.scoring = scoring
+        #: The tiles of a complete hand (the table's), winning tile included, a declared set counted three.
+        self.hand_size = hand_size
         self.table = scoring.table
         self.shapes = scoring.shapes
         self.playable = playable
@@ -101,16 +105,17 @@ class Scorer:
         # four times or more, neither test can fail for it.
         self._checked_hands_pass = (uniform is not None and uniform >= MAX_COPIES
                                     and all(k in playable for k in range(NUM_KINDS) if not is_bonus(k)))
-        # The shape matchers worth calling, by the number of declared sets and of kinds among
-        # the concealed tiles (the bounds outside which each finds nothing): one look-up.
-        self._matchers = [(_MATCHERS[s.kind], s, *matcher_bounds(s)) for s in self.shapes]
+        # The shapes worth asking for arrangements, by the number of declared sets and of kinds
+        # among the concealed tiles (the bounds outside which each finds nothing): one look-up.
+        self._matchers = [(s.arrange, *s.bounds()) for s in self.shapes]
+        most_melds = min(max(bounds[1] for bounds in self._matchers), hand_size // 3)
         self._candidates = [[self._worth_calling(melds, kinds) for kinds in range(len(copies) + 1)]
-                            for melds in range(5)]
+                            for melds in range(most_melds + 1)]
 
-    def _worth_calling(self, melds: int, kinds: int) -> tuple[tuple[Any, Any], ...]:
-        """The (matcher, shape) pairs that may find an arrangement of a hand with ``melds``
+    def _worth_calling(self, melds: int, kinds: int) -> tuple[Any, ...]:
+        """The shapes' ``arrange`` methods that may find an arrangement of a hand with ``melds``
         declared sets and ``kinds`` kinds among its concealed tiles, in shape order."""
-        return tuple((matcher, shape) for matcher, shape, most_melds, fewest, most in self._matchers
+        return tuple(arrange for arrange, most_melds, fewest, most in self._matchers
                      if melds <= most_melds and fewest <= kinds <= most)
 
     def check_tiles(self, hand: Hand) -> None:
@@ -136,13 +141,17 @@ class Scorer:
     def evaluate_hand(self, hand: Hand) -> tuple[bool, int, Evaluation | None, Arrangement | None, str | None]:
         """(valid, total after the cap, the best arrangement's evaluation, that arrangement,
         why the hand is not valid): :meth:`score` without building its result object.
-        The evaluation is None when the hand does not win."""
+        The evaluation is None when the hand does not win; a hand of the wrong number of tiles
+        is a :class:`HandError`."""
+        if len(hand.concealed) + 1 + 3 * len(hand.melds) != self.hand_size:
+            raise tile_count_error(self.hand_size, len(hand.melds), len(hand.concealed))
         return self.evaluate_facts(HandContext(hand, None, self.shapes))
 
     def evaluate_facts(self, facts: HandContext) -> tuple[bool, int, Evaluation | None, Arrangement | None,
                                                           str | None]:
         """:meth:`evaluate_hand` for the facts of a hand (compiler/scoring/context.py ``hand_facts``,
-        which a request can be read into without making a Hand): they stand for the hand.
+        which a request can be read into without making a Hand): they stand for the hand, and
+        their number of tiles is the variant's (as the readers given ``size`` check).
         Facts first evaluated with other shapes forget what they worked out with those."""
         shapes = self.shapes
         if facts._shapes is not shapes:
@@ -157,15 +166,14 @@ class Scorer:
         kinds = facts._concealed_mask.bit_count()
         try:
             candidates = self._candidates[melds][kinds]
-        except IndexError:  # not a hand of 14 tiles
+        except IndexError:  # more declared sets than any shape allows
             candidates = self._worth_calling(melds, kinds)
         if len(candidates) == 1:
-            matcher, shape = candidates[0]
-            arrs = matcher(shape, facts, facts)  # the context holds what the matchers read
+            arrs = candidates[0](facts, facts)  # the context holds what the matchers read
         else:
             arrs = []
-            for matcher, shape in candidates:
-                arrs += matcher(shape, facts, facts)
+            for arrange in candidates:
+                arrs += arrange(facts, facts)
         if not arrs:
             return False, 0, None, None, "not a winning shape"
         scoring = self.scoring

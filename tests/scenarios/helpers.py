@@ -18,7 +18,7 @@ def scenario(variant: str, hands: dict[int, str], actions: Sequence[dict[str, An
              fill_seed: int = 0) -> dict[str, Any]:
     """A scenario object (docs/interfaces.md) with a full wall built by :func:`runtime.wall.build_wall`."""
     v = load_variant(variant)
-    wall = build_wall(v.tiles, hands, dealer=dealer, dealer_draw=dealer_draw, draws=draws, tail=tail,
+    wall = build_wall(v, hands, dealer=dealer, dealer_draw=dealer_draw, draws=draws, tail=tail,
                       fill_seed=fill_seed)
     return {"variant": variant, "dealer": dealer, "wall": wall, "actions": list(actions), "autoplay": autoplay}
 
