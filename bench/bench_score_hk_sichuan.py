@@ -32,15 +32,15 @@ import resource
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from cardavia.compiler import from_json, load_variant  # noqa: E402
 from cardavia.compiler.model.tiles import CODES  # noqa: E402
-
 
 # ------------------------------------------------------------------ hands
 

@@ -12,24 +12,24 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from .loading import schema as schema_mod
-from .loading import cache
-from .shapes.base import Shape
-from .shapes.kinds import shape_kind
-from .scoring.context import PATTERN_FACTS
 from .errors import Problem, Report, VariantError, did_you_mean
 from .language import ir
 from .language.checker import Env
 from .language.compiled import Compiled, Recipe, build, generate
 from .language.parser import ExpressionError
 from .language.types import BOOL, INT, Type
-from .scoring.codegen import emitted_scorer
-from .scoring.patterns import Pattern, PatternTable
-from .scoring.scorer import Scorer, Scoring
-from .records import Record
-from .settlement import Settlement, compile_settlement
+from .loading import cache
+from .loading import schema as schema_mod
 from .loading.source import Source, load
 from .model.tiles import TileSet, wind_kind
+from .records import Record
+from .scoring.codegen import emitted_scorer
+from .scoring.context import PATTERN_FACTS
+from .scoring.patterns import Pattern, PatternTable
+from .scoring.scorer import Scorer, Scoring
+from .settlement import Settlement, compile_settlement
+from .shapes.base import Shape
+from .shapes.kinds import shape_kind
 
 COMPILER_VERSION = "1"
 
@@ -424,7 +424,7 @@ def _from_cache(entry_key: str, text: str, file: str, digest: str) -> CompiledVa
             variant.scoring.table.sources.update(
                 (shape, cache.StoredSource(src, codes) if isinstance(src, dict) else src)
                 for shape, src in scorers.items())
-    except Exception:  # noqa: BLE001 - a damaged or foreign entry only costs a full compile
+    except Exception:
         return None
     return variant
 

@@ -56,7 +56,7 @@ class Action:
         return self.do
 
     @classmethod
-    def from_json(cls, obj: Any) -> "Action":
+    def from_json(cls, obj: Any) -> Action:
         """Read ``{"do": ..., "tile"/"tiles"/"suit"/"id": ...}``; raises :class:`ActionError`."""
         if not isinstance(obj, dict):
             raise ActionError("expected an object with 'do'")

@@ -13,14 +13,27 @@ the kinds ``ai``, ``ai:easy`` and ``ai:strong`` are this bot.
 from __future__ import annotations
 
 import random
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
-from cardavia.compiler.shapes.base import Shape
 from cardavia.compiler.model.tiles import SUITS
+from cardavia.compiler.shapes.base import Shape
 
 from .actions import Action, Decision
-from .shanten import (_DROPS, _EVAL_IDS, _KEY_TABLE, SUIT_OF, WEIGHT, eval_ids, rests_of, standard_shanten,
-                      standard_shanten_keys, suit_drops, suit_keys, table_of)
+from .shanten import (
+    _DROPS,
+    _EVAL_IDS,
+    _KEY_TABLE,
+    SUIT_OF,
+    WEIGHT,
+    eval_ids,
+    rests_of,
+    standard_shanten,
+    standard_shanten_keys,
+    suit_drops,
+    suit_keys,
+    table_of,
+)
 
 _WIN = Action("win")
 

@@ -7,7 +7,8 @@ is applied) until the deal is over.
 
 from __future__ import annotations
 
-from typing import Any, Protocol, Sequence
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from cardavia.compiler.model.tiles import SUITS
 

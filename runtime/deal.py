@@ -15,17 +15,18 @@ determined by (variant, wall, dealer, decisions).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
+from cardavia.compiler.model.hand import Hand, HandError, Meld
+from cardavia.compiler.model.tiles import CODES, SUITS
+from cardavia.compiler.scoring.scorer import ScoreResult
 from cardavia.compiler.shapes.suits import kinds_in
 from cardavia.compiler.shapes.waits import held_wait_mask
-from cardavia.compiler.model.hand import Hand, HandError, Meld
-from cardavia.compiler.scoring.scorer import ScoreResult
-from cardavia.compiler.model.tiles import CODES, SUITS
 
 from .actions import Action, Decision, IllegalAction
-from .payments import (Payment, PlayerFacts, deltas, exhausted_payments, kong_payments, win_payments)
+from .payments import Payment, PlayerFacts, deltas, exhausted_payments, kong_payments, win_payments
 from .shanten import EMPTY_KEYS, SUIT_OF, WEIGHT
 
 _WINNER_WORDS = {1: "one_won", 2: "two_won", 3: "three_won"}
@@ -35,7 +36,7 @@ _DISCARDS = tuple(Action("discard", tile=k) for k in range(34))
 _WIN = Action("win")
 _PASS = Action("pass")
 #: For each suited kind, the pairs of kinds from hand that chow it.
-_CHOW_PAIRS = tuple(tuple((k + a, k + b) for a, b in ((-2, -1), (-1, 1), (1, 2)) if 0 <= k % 9 + a and k % 9 + b <= 8)
+_CHOW_PAIRS = tuple(tuple((k + a, k + b) for a, b in ((-2, -1), (-1, 1), (1, 2)) if k % 9 + a >= 0 and k % 9 + b <= 8)
                     if k < 27 else () for k in range(34))
 
 #: A possible win: the score and the event flags it was scored with.
@@ -598,7 +599,7 @@ class Deal:
                 and "chow" not in self.blocks:
             rank = kind % 9
             for a, b in ((-2, -1), (-1, 1), (1, 2)):
-                if 0 <= rank + a and rank + b <= 8 and counts[kind + a] and counts[kind + b]:
+                if rank + a >= 0 and rank + b <= 8 and counts[kind + a] and counts[kind + b]:
                     opts.append(Action("chow", tiles=(kind + a, kind + b)))
         if opts:
             opts.append(_PASS)

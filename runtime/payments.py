@@ -6,8 +6,9 @@ selectors and the PLAYER conditions, who pays whom, and records each payment.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from cardavia.compiler.settlement import PairRule, RefundRule, Settlement
 

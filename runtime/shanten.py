@@ -14,7 +14,7 @@ complete a hand is the compiler's one answer (compiler/shapes/waits.py), not thi
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from cardavia.compiler.shapes.base import Shape
 

@@ -10,8 +10,9 @@ through the seats.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from cardavia.compiler import load_variant
 

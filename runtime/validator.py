@@ -12,10 +12,11 @@ the reported deltas. It returns the list of violations (empty when the deal is s
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
-from cardavia.compiler.shapes.arrangements import completes
 from cardavia.compiler.model.hand import Hand, HandError, Meld
+from cardavia.compiler.shapes.arrangements import completes
 
 
 def _shape_ok(kind: str, kinds: list[int]) -> bool:

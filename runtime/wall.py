@@ -8,7 +8,8 @@ that kind in increasing order as the code appears, so a scenario fully fixes the
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from cardavia.compiler.model.tiles import CODES, TileError, TileSet, kind_of
 

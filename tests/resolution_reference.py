@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardavia.compiler.shapes.arrangements import arrangements
 from cardavia.compiler.scoring.context import HandContext
 from cardavia.compiler.scoring.patterns import Pattern, Principles
+from cardavia.compiler.shapes.arrangements import arrangements
 
 
 def _instances(i: int, p: Pattern, ctx: Any) -> list[list[int]]:

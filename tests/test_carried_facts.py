@@ -14,13 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 from cardavia.compiler import load_variant
-from cardavia.compiler.scoring.context import HandContext
 from cardavia.compiler.model.groups import make_group
 from cardavia.compiler.model.hand import Hand, HandError, Meld, from_json_fast, meld_copies, tile_copies, to_json
+from cardavia.compiler.scoring.context import HandContext
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 DATA = Path(__file__).resolve().parent / "data"
 VARIANTS = ("mcr", "hk", "sichuan")

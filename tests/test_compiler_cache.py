@@ -11,7 +11,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from cardavia.compiler import VariantError, compile_text, parse_notation
 from cardavia.compiler.loading import cache
 from cardavia.compiler.loading import source as source_mod

@@ -9,23 +9,22 @@ from __future__ import annotations
 
 import importlib.util
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
-
 from cardavia.compiler import compile_text, parse_notation
-
-from cardavia.compiler.loading import schema
-from cardavia.compiler.shapes.kinds import SHAPE_KINDS
 from cardavia.compiler.language.checker import Env
 from cardavia.compiler.language.compiled import generate
 from cardavia.compiler.language.types import BOOL, PLAYER
 from cardavia.compiler.language.vocabulary import FUNCTIONS, GROUP_ATTRS, PLAYER_ATTRS, TILE_ATTRS
+from cardavia.compiler.loading import schema
 from cardavia.compiler.scoring.context import PATTERN_FACTS
 from cardavia.compiler.scoring.patterns import PRINCIPLES
 from cardavia.compiler.settlement import PAYERS, WIN_NAMES
+from cardavia.compiler.shapes.kinds import SHAPE_KINDS
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = (ROOT / "docs" / "variant-language.md").read_text(encoding="utf-8")

@@ -11,10 +11,10 @@ import re
 from pathlib import Path
 
 import pytest
-
-from cardavia.cli import main
 from cardavia.compiler import VariantError, compile_file, compile_text
 from cardavia.compiler.errors import Problem
+
+from cardavia.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -174,7 +174,7 @@ def test_schema_value_of_wrong_type() -> None:
                         '      when: "true"')
     p = only_problem(text)
     at(p, locate(text, "[7]"))
-    assert "scoring.patterns[0].value: expected a whole number or a text, got a list" == p.message
+    assert p.message == "scoring.patterns[0].value: expected a whole number or a text, got a list"
 
 
 def test_schema_bad_identifier() -> None:

@@ -6,15 +6,14 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
-
 from cardavia.compiler.language.checker import Env
 from cardavia.compiler.language.compiled import build, compile_expression, generate
 from cardavia.compiler.language.parser import ExpressionError
 from cardavia.compiler.language.types import BOOL, GROUP, INT, STR, TILE, list_of, set_of
 from cardavia.compiler.model.groups import TILES, Group
 from cardavia.compiler.model.tiles import kind_of
+from hypothesis import given
+from hypothesis import strategies as st
 
 NAMES = Env.of({"n": INT, "m": INT, "flag": BOOL, "word": STR, "win": TILE, "xs": list_of(INT),
                 "hand": list_of(TILE), "chows": list_of(GROUP), "pair": GROUP})

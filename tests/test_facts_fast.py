@@ -12,17 +12,16 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 from cardavia.compiler import from_json, load_variant
+from cardavia.compiler.model.groups import TILES
+from cardavia.compiler.model.hand import Hand, HandError, Meld
+from cardavia.compiler.scoring.context import HandContext
 from cardavia.compiler.shapes.arrangements import Prepared, arrangements, completes
 from cardavia.compiler.shapes.knitted import KNITTED_KINDS
 from cardavia.compiler.shapes.suits import suit_keys
 from cardavia.compiler.shapes.waits import held_wait_mask, held_waits
-from cardavia.compiler.scoring.context import HandContext
-from cardavia.compiler.model.groups import TILES
-from cardavia.compiler.model.hand import Hand, HandError, Meld
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 VARIANTS = ("mcr", "hk", "sichuan")
 SHAPES = {v: load_variant(v).scorer.shapes for v in VARIANTS}

@@ -17,13 +17,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
-from cardavia.compiler.scoring import fastjson
 from cardavia.compiler.model import hand as hand_module
 from cardavia.compiler.model.hand import Hand, HandError, _from_json, from_json, tile_copies
 from cardavia.compiler.model.tiles import CODES
+from cardavia.compiler.scoring import fastjson
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "tests" / "data" / "mcr-sample.jsonl"
@@ -218,8 +217,9 @@ def test_from_json_fast_returns_none_where_the_checking_path_is_needed() -> None
 
 # ------------------------------------------------------------ the --jsonl loop
 
-from cardavia.commands import score as score_command  # noqa: E402
 from cardavia.compiler import load_variant  # noqa: E402
+
+from cardavia.commands import score as score_command  # noqa: E402
 
 needs_fast_json = pytest.mark.skipif(not fastjson.AVAILABLE, reason="msgspec (the 'fast' extra) is not installed")
 

@@ -10,10 +10,6 @@ import traceback
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from cardavia.cli import main
 from cardavia.compiler import compile_text, load_variant, parse_notation
 from cardavia.compiler.language import ir
 from cardavia.compiler.language.checker import Env
@@ -23,6 +19,10 @@ from cardavia.compiler.language.passes import cheap_first, share_common
 from cardavia.compiler.language.types import BOOL, INT, list_of
 from cardavia.compiler.language.vocabulary import Fact
 from cardavia.compiler.loading import cache
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cardavia.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANTS = ("hk", "mcr", "sichuan")

@@ -13,13 +13,13 @@ import re
 from pathlib import Path
 
 import pytest
-
-from cardavia.cli import main
 from cardavia.compiler import HandError, compile_file, parse_notation
 from cardavia.runtime.simulate import simulate
 from cardavia.runtime.terminal import play_session
 from scenarios.helpers import checked, run_cli, scenario
 from test_play_terminal import Player
+
+from cardavia.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 

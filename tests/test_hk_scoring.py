@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from cardavia.compiler import HandError, load_variant, parse_notation
 
 from cardavia.cli import main
-from cardavia.compiler import HandError, load_variant, parse_notation
 
 
 @pytest.fixture(scope="module")

@@ -16,12 +16,12 @@ import re
 from pathlib import Path
 
 import pytest
-
-from cardavia.cli import COMMANDS, main
-from cardavia.commands.score import jsonl
 from cardavia.compiler import load_variant
 from cardavia.runtime.replay import ScenarioError, replay
 from cardavia.runtime.simulate import simulate
+
+from cardavia.cli import COMMANDS, main
+from cardavia.commands.score import jsonl
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"

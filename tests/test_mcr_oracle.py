@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from cardavia.compiler import HandError, from_json, load_variant, parse_notation
 
 ORACLE = Path(__file__).resolve().parent / "data" / "mcr-sample.jsonl"

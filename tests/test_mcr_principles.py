@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
 from cardavia.compiler import VariantError, compile_text, parse_notation
 
 HEAD = """

@@ -12,14 +12,13 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from cardavia.compiler import from_json, load_variant
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from cardavia.compiler import from_json, load_variant
-
 pytest.importorskip("MahjongGB")
 
-from mcr_reference import random_special_hand, random_winning_hand, reference_result  # noqa: E402
+from mcr_reference import random_special_hand, random_winning_hand, reference_result
 
 MCR = load_variant("mcr")
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -19,19 +19,19 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 import yaml
-
-from cardavia.compiler.loading import schema
-from cardavia.compiler.shapes.kinds import SHAPE_KINDS
 from cardavia.compiler.language.vocabulary import FUNCTIONS, GROUP_ATTRS, PLAYER_ATTRS, TILE_ATTRS
-from cardavia.compiler.scoring.context import PATTERN_FACTS
+from cardavia.compiler.loading import schema
 from cardavia.compiler.model.groups import GROUP_KINDS
 from cardavia.compiler.model.hand import MELD_KINDS, Hand
+from cardavia.compiler.scoring.context import PATTERN_FACTS
 from cardavia.compiler.settlement import PAYERS, WIN_NAMES
+from cardavia.compiler.shapes.kinds import SHAPE_KINDS
 
 ROOT = Path(__file__).resolve().parent.parent
 CHECKED_DIRS = ("compiler", "runtime")
@@ -135,9 +135,7 @@ class Finder:
                 names = [node.attr]
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 names = [node.name]
-            elif isinstance(node, ast.arg):
-                names = [node.arg]
-            elif isinstance(node, ast.keyword) and node.arg:
+            elif isinstance(node, ast.arg) or (isinstance(node, ast.keyword) and node.arg):
                 names = [node.arg]
             elif isinstance(node, ast.alias):
                 names = node.name.split(".") + ([node.asname] if node.asname else [])
@@ -193,9 +191,9 @@ def f(variant, hand):
 '''
     found = finder.mentions(bad, "bad.py")
     assert sorted(int(f.split(":")[1]) for f in found) == [4, 6, 7, 8, 9], found
-    good = '''
-def f(hand, self_drawn, last_tile_of_kind, {single}):
+    good = f'''
+def f(hand, self_drawn, last_tile_of_kind, {one_word}):
     """Engine words are fine, and a one-word id is an ordinary word in an identifier."""
-    return hand.self_drawn or last_tile_of_kind or "pairs" == "sets_and_pair" or {single}
-'''.format(single=one_word)
+    return hand.self_drawn or last_tile_of_kind or "pairs" == "sets_and_pair" or {one_word}
+'''
     assert finder.mentions(good, "good.py") == []

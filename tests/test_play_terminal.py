@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from cardavia.runtime.terminal import play_session
 
 ROOT = Path(__file__).resolve().parent.parent

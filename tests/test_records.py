@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from cardavia.compiler.model.hand import Hand, Meld
 from cardavia.compiler.records import FrozenRecord, Record
 from cardavia.compiler.scoring.scorer import ScoreResult

@@ -122,7 +122,7 @@ END = {0: "1m 4m 7m 2s 5s 8s 3m 6m 9m 1s 4s 7s 9s", 1: "1199m 2288p 5566m 7p", 2
 
 
 def test_flower_pig_and_ready_check_at_the_end_of_the_wall(tmp_path, capsys):
-    pig_draws = iter("1p 3p 3p 4p 4p 5p 5p 6p 6p 9p 9p 9p 9p 3p".split())
+    pig_draws = iter(["1p", "3p", "3p", "4p", "4p", "5p", "5p", "6p", "6p", "9p", "9p", "9p", "9p", "3p"])
     draws = [next(pig_draws) if i % 4 == 2 else None for i in range(55)]  # seat 3 draws every fourth tile
     scn = scenario("sichuan", END, [M(3, "p")], dealer_draw="8m", draws=draws)
     status, r, _ = run_cli(scn, tmp_path, capsys)

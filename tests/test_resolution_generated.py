@@ -10,12 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import resolution_reference as reference
+from cardavia.compiler import HandError, compile_text, parse_notation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-import resolution_reference as reference
 from test_mcr_principles import HEAD as TOY_HEAD
-from cardavia.compiler import HandError, compile_text, parse_notation
 
 HEAD = TOY_HEAD + "    - {id: pairs, kind: pairs, sets: 7}\n"
 

@@ -9,13 +9,23 @@ import re
 import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
+from cardavia.compiler.registry import load_variant, shipped_variants
 
-from cardavia.render.catalog import (catalog_path, is_optional, is_translated, load_catalog, missing_translations,
-                                     template_path, translated_languages, translator, variant_messages, variant_text,
-                                     PATTERN_NAME)
+from cardavia.render.catalog import (
+    PATTERN_NAME,
+    catalog_path,
+    is_optional,
+    is_translated,
+    load_catalog,
+    missing_translations,
+    template_path,
+    translated_languages,
+    translator,
+    variant_messages,
+    variant_text,
+)
 from cardavia.render.extract import build_template, template_is_current
 from cardavia.render.languages import LANGUAGES, UnknownLanguage, language
-from cardavia.compiler.registry import load_variant, shipped_variants
 
 LANGS = translated_languages()
 PLACEHOLDER = re.compile(r"\{[a-z_]+\}|%\([a-z_]+\)s")

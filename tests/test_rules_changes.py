@@ -8,15 +8,21 @@ from pathlib import Path
 
 import pytest
 import yaml
+from cardavia.compiler import compile_file
+from cardavia.compiler.registry import variants_dir
 
 from cardavia.cli import main
-from cardavia.render.catalog import (PATTERN_NAME, missing_translation_lines, missing_translations, translator,
-                                     unit_word, variant_text)
+from cardavia.render.catalog import (
+    PATTERN_NAME,
+    missing_translation_lines,
+    missing_translations,
+    translator,
+    unit_word,
+    variant_text,
+)
 from cardavia.render.languages import LANGUAGES
 from cardavia.render.pages import game_document, render_game
 from cardavia.render.reader import has_number, read_page
-from cardavia.compiler import compile_file
-from cardavia.compiler.registry import variants_dir
 
 TAGS = [lang.tag for lang in LANGUAGES]
 

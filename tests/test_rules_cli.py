@@ -6,11 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from cardavia.compiler.registry import shipped_variants, variants_dir
 
 from cardavia.cli import main
 from cardavia.render.languages import LANGUAGES
 from cardavia.render.reader import read_page
-from cardavia.compiler.registry import shipped_variants, variants_dir
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -126,6 +126,6 @@ def test_the_family_page(site: Path) -> None:
 def test_display_sliders_and_accessibility(site: Path) -> None:
     html = (site / "de" / "hk.html").read_text(encoding="utf-8")
     for name in ("contrast", "grain", "temperature"):
-        assert f'name="{name}"' in html and f'value="50"' in html
+        assert f'name="{name}"' in html and 'value="50"' in html
     assert '<th scope="col">' in html and "<caption>" in html
     assert 'class="skip" href="#main"' in html

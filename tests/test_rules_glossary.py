@@ -4,13 +4,13 @@ concept, with its source, and no page of the site uses a competing term for a co
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
 import yaml
-
 from cardavia.compiler.registry import load_variant, shipped_variants
+
 from cardavia.render.catalog import locales_dir
 from cardavia.render.languages import LANGUAGES, Language
 from cardavia.render.pages import family_document, render_family, render_game, render_index
@@ -28,7 +28,7 @@ def load_glossary(lang: Language) -> dict:
     return yaml.safe_load(glossary_path(lang).read_text(encoding="utf-8"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def site_texts(tag: str) -> dict[str, str]:
     """The text of every page of the site in one language, by page name."""
     variants = [load_variant(name) for name in shipped_variants()]

@@ -10,11 +10,11 @@ import re
 import unicodedata
 
 import pytest
+from cardavia.compiler.registry import load_variant, shipped_variants
 
 from cardavia.render.catalog import PATTERN_DESCRIPTION, PATTERN_NAME, translator, variant_text
 from cardavia.render.languages import LANGUAGES
 from cardavia.render.pages import game_document, render_game
-from cardavia.compiler.registry import load_variant, shipped_variants
 from cardavia.render.reader import has_number, read_page
 
 VARIANTS = shipped_variants()

@@ -16,13 +16,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cardavia.compiler.registry import load_variant
 
 from cardavia.render import formulas
-from cardavia.render.catalog import (PATTERN_NAME, SHAPE_NAME, VARIANT_SUMMARY, Translator, humanize, translator, unit_word,
-                                     variant_text)
+from cardavia.render.catalog import (
+    PATTERN_NAME,
+    SHAPE_NAME,
+    VARIANT_SUMMARY,
+    Translator,
+    humanize,
+    translator,
+    unit_word,
+    variant_text,
+)
 from cardavia.render.pages import render_family, render_game
 from cardavia.render.reader import PageReader, read_page
-from cardavia.compiler.registry import load_variant
 
 SEEDS = Path(__file__).resolve().parent / "data" / "seeds"
 
@@ -186,9 +194,7 @@ class Checker:
             for key, value in kw.items():
                 if key == "patterns":
                     values[key] = t.join(self.name(p) for p in value)
-                elif key == "groups":
-                    values[key] = self.words(value, "or")
-                elif key == "actions":
+                elif key == "groups" or key == "actions":
                     values[key] = self.words(value, "or")
                 else:
                     values[key] = t._(value)

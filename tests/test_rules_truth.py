@@ -12,9 +12,9 @@ import re
 from pathlib import Path
 
 import pytest
-
 from cardavia.compiler import compile_file, load_variant, parse_notation
 from cardavia.compiler.registry import variants_dir
+
 from cardavia.render import formulas
 from cardavia.render.bounds import can_repeat, most_counts
 from cardavia.render.catalog import translator, unit_word

@@ -10,18 +10,18 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
-
 from cardavia.compiler import load_variant
 from cardavia.compiler.shapes.arrangements import completes
+from cardavia.compiler.shapes.waits import held_waits
 from cardavia.runtime.actions import Action, IllegalAction
 from cardavia.runtime.bots import BaselineBot, RandomBot
 from cardavia.runtime.deal import Deal
 from cardavia.runtime.replay import replay
-from cardavia.compiler.shapes.waits import held_waits
 from cardavia.runtime.shanten import shanten, standard_shanten, suit_keys
 from cardavia.runtime.validator import validate
 from cardavia.runtime.wall import shuffled_wall
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 VARIANTS = ("hk", "mcr", "sichuan")
 

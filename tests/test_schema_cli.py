@@ -8,10 +8,10 @@ import json
 from pathlib import Path
 
 import pytest
-
-from cardavia.cli import main
 from cardavia.compiler.loading import schema
 from cardavia.compiler.registry import shipped_variants, variants_dir
+
+from cardavia.cli import main
 
 SCHEMA_ID = "urn:cardavia:schema:variant"
 MODELINE = "# yaml-language-server: $schema="

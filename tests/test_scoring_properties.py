@@ -12,16 +12,15 @@ whether chows may be claimed), not from a per-variant list:
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from itertools import permutations
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
-from hypothesis import strategies as st
-
 from cardavia.compiler import from_json, load_variant
 from cardavia.compiler.model.tiles import CODES
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 VARIANTS = ("hk", "mcr", "sichuan")
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -29,7 +28,7 @@ SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[Heal
 KNOWN_KINDS = ("sets_and_pair", "pairs", "unique_plus_pair", "knitted_and_honors", "knitted_sets_and_pair")
 
 
-@lru_cache(maxsize=None)
+@cache
 def variant(name: str) -> Any:
     return load_variant(name)
 
@@ -44,7 +43,7 @@ KNITTED = [knitted(p) for p in permutations(range(3))]
 
 # ------------------------------------------------------------ the oracle
 
-@lru_cache(maxsize=None)
+@cache
 def _splits(counts: tuple[int, ...], sets: int, pairs: int) -> bool:
     """Whether counts (34 kinds) are exactly ``sets`` pungs/chows and ``pairs`` pairs."""
     i = next((k for k, c in enumerate(counts) if c), None)

@@ -9,9 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 from cardavia.compiler import compile_text, load_variant, shipped_variants
 from cardavia.compiler.loading import schema
 from cardavia.compiler.model.hand import Hand, Meld
@@ -22,6 +19,8 @@ from cardavia.compiler.shapes.knitted import KNITTED_KINDS
 from cardavia.compiler.shapes.waits import held_wait_mask
 from cardavia.runtime.deal import Deal
 from cardavia.runtime.wall import shuffled_wall
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from test_compiler_errors import at, locate, problems_of, replace_line, shipped
 from test_hand_size import eleven_tiles_text
 
@@ -31,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # ------------------------------------------------------------------ the registry
 
 def test_every_kind_is_one_registered_class() -> None:
-    assert SHAPE_KINDS == tuple(KINDS)
+    assert tuple(KINDS) == SHAPE_KINDS
     for name, cls in KINDS.items():
         assert issubclass(cls, Shape) and cls.kind == name and shape_kind(name) is cls
     with pytest.raises(ValueError, match="unsupported shape kind: 'sevens'"):

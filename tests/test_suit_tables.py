@@ -9,9 +9,8 @@ from itertools import product
 from pathlib import Path
 
 import pytest
-
-from cardavia.compiler.shapes import suits as A
 from cardavia.compiler.loading import cache
+from cardavia.compiler.shapes import suits as A
 
 
 @pytest.fixture()

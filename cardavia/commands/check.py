@@ -6,8 +6,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from cardavia.compiler import VariantError, load_variant
 from cardavia.commands import print_problems
+from cardavia.compiler import VariantError, load_variant
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -10,8 +10,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from cardavia.compiler import VariantError, load_variant
 from cardavia.commands import print_problems
+from cardavia.compiler import VariantError, load_variant
 
 
 def register(sub: argparse._SubParsersAction) -> None:

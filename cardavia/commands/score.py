@@ -13,14 +13,16 @@ import gc
 import io
 import json
 import sys
-from typing import IO, Any, Iterable, Iterator
+from collections.abc import Iterable, Iterator
+from typing import IO, Any
 
+from cardavia.commands import print_problems
 from cardavia.compiler import HandError, VariantError, from_json, load_variant, parse_notation
-from cardavia.compiler.scoring.context import HandContext
-from cardavia.compiler.scoring.fastjson import AVAILABLE as FAST_JSON, facts_from_line
 from cardavia.compiler.model.hand import Hand
 from cardavia.compiler.model.tiles import WIND_LETTERS, TileError
-from cardavia.commands import print_problems
+from cardavia.compiler.scoring.context import HandContext
+from cardavia.compiler.scoring.fastjson import AVAILABLE as FAST_JSON
+from cardavia.compiler.scoring.fastjson import facts_from_line
 
 #: What a request can get wrong; anything else is an internal error, still reported per line.
 INPUT_ERRORS = (HandError, TileError)

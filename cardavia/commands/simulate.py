@@ -6,8 +6,8 @@ import argparse
 import json
 import sys
 
-from cardavia.runtime.bots import KINDS
 from cardavia.commands import print_problems
+from cardavia.runtime.bots import KINDS
 
 
 def register(sub: argparse._SubParsersAction) -> None:

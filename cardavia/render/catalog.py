@@ -22,11 +22,12 @@ from __future__ import annotations
 import gettext
 import io
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from string import Formatter
-from typing import Any, Iterable
+from typing import Any
 
 from babel.lists import format_list
 from babel.messages.catalog import Catalog
@@ -301,7 +302,7 @@ def variant_messages(variant: Any) -> list[VariantMessage]:
     return unique
 
 
-def variant_text(t: "Translator", unit: str, role: str, english: str) -> str:
+def variant_text(t: Translator, unit: str, role: str, english: str) -> str:
     """A variant file's text in the translator's language: the entry of the variant's
     tradition (its unit) when the catalog has one, else the entry of the text itself,
     else the English text."""
@@ -312,7 +313,7 @@ def variant_text(t: "Translator", unit: str, role: str, english: str) -> str:
     return t.pgettext(role, english)
 
 
-def unit_word(t: "Translator", unit: str, n: int) -> str:
+def unit_word(t: Translator, unit: str, n: int) -> str:
     """The variant's unit for ``n`` ("1 point", "2 points")."""
     return t.npgettext(UNIT, unit, unit, n)
 

@@ -19,8 +19,9 @@ import argparse
 import io
 import re
 import sys
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_python
@@ -29,8 +30,17 @@ from jinja2.ext import babel_extract
 
 from cardavia.compiler.registry import load_variant, shipped_variants
 
-from .catalog import (DOMAIN, PATTERN_DESCRIPTION, PATTERN_NAME, SHAPE_NAME, catalog_path, locales_dir,
-                      template_path, tradition_context, variant_messages)
+from .catalog import (
+    DOMAIN,
+    PATTERN_DESCRIPTION,
+    PATTERN_NAME,
+    SHAPE_NAME,
+    catalog_path,
+    locales_dir,
+    template_path,
+    tradition_context,
+    variant_messages,
+)
 from .languages import LANGUAGES
 
 PACKAGE = Path(__file__).parent

@@ -11,8 +11,8 @@ dozen small pieces once.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from lark import Token, Tree
 

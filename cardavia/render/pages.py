@@ -6,8 +6,8 @@ functions for every page of the static site.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 import unicodedata
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -16,7 +16,7 @@ import jinja2
 
 from .catalog import translator
 from .document import FamilyPage, GamePage
-from .facts import family_of, facts_of
+from .facts import facts_of, family_of
 from .languages import LANGUAGES, Language, language
 from .prose import family_page, game_page
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from cardavia.compiler.model.tiles import CODES, TILE_GROUPS, is_dragon, is_honor, is_terminal, is_wind
 
-from . import formulas
 from . import catalog as roles
+from . import formulas
 from .catalog import Translator, humanize, unit_word, variant_text
 from .document import Block, FamilyPage, Figure, GamePage, PatternRow, Section
 from .facts import FamilyFacts, PatternFact, ShapeFact, TileGroupFact, VariantFacts

@@ -8,14 +8,15 @@ parse tree (never from the author's text); optimisations are passes over it (pas
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from ..errors import did_you_mean
 from ..model.tiles import TileError, kind_of
 from ..records import FrozenRecord
 from . import ir
 from .parser import ExpressionError, parse, position
-from .types import ANY, BOOL, INT, STR, TILE, Type, compatible, is_collection, list_of, set_of
+from .types import ANY, BOOL, INT, Type, compatible, is_collection, list_of, set_of
 from .vocabulary import ATTRS, FUNCTIONS, Fact
 
 if TYPE_CHECKING:
@@ -32,11 +33,11 @@ class Env(FrozenRecord):
         vars(self).update(names=names)
 
     @classmethod
-    def of(cls, names: dict[str, Type | Fact]) -> "Env":
+    def of(cls, names: dict[str, Type | Fact]) -> Env:
         """An environment of context facts (plain facts for bare types)."""
         return cls({n: ir.FactRead(f if isinstance(f, Fact) else Fact(n, f)) for n, f in names.items()})
 
-    def bind(self, name: str, node: ir.Node) -> "Env":
+    def bind(self, name: str, node: ir.Node) -> Env:
         names = dict(self.names)
         names[name] = node
         return Env(names)

@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import json
 import linecache
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..records import FrozenRecord
 from . import ir
 from .checker import Env, check
 from .emit import emit
 from .passes import lower
-from .types import GROUP, Type, from_json as type_from_json, is_collection, to_json as type_to_json
+from .types import GROUP, Type, is_collection
+from .types import from_json as type_from_json
+from .types import to_json as type_to_json
 from .vocabulary import RUNTIME
 
 
@@ -97,7 +100,7 @@ class Recipe(FrozenRecord):
                 "ir": self.ir_json}
 
     @classmethod
-    def from_json(cls, obj: Any) -> "Recipe":
+    def from_json(cls, obj: Any) -> Recipe:
         matcher = obj["matcher"]
         if not (isinstance(obj["text"], str) and isinstance(obj["source"], str) and isinstance(obj["ir"], str)
                 and (matcher is None or isinstance(matcher, str))):
@@ -137,7 +140,7 @@ class Compiled:
         self._fn: Callable[[Any], Any] | None = None
         self._matches: Callable[[Any], Any] | None = None
         self._compile = compile_code  # e.g. a compile cache's store of code objects (compiler/loading/cache.py)
-        self._combination: Combination | None | bool = False  # False: not worked out yet
+        self._combination: Combination | bool | None = False  # False: not worked out yet
 
     @property
     def text(self) -> str:

@@ -10,7 +10,7 @@ attribute. A bound name is written ``v<depth>_<name>`` unless the caller names i
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from . import ir
 

@@ -20,9 +20,12 @@ Every node knows its ``type`` and, worked out once from its children:
 
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any, ClassVar
 
-from .types import BOOL, INT, STR, TILE, Type, from_json as type_from_json, list_of, set_of, to_json as type_to_json
+from .types import BOOL, INT, STR, TILE, Type, list_of, set_of
+from .types import from_json as type_from_json
+from .types import to_json as type_to_json
 from .vocabulary import Fact
 
 
@@ -45,7 +48,7 @@ class Node:
     lazy: bool
     size: int
 
-    def _finish(self, type: Type, own: tuple[Any, ...], children: tuple["Node", ...],
+    def _finish(self, type: Type, own: tuple[Any, ...], children: tuple[Node, ...],
                 reads: frozenset[str] = frozenset(), free: frozenset[tuple[str, int]] = frozenset(),
                 work: bool = False, lazy: bool = False, fails: bool = False) -> None:
         set_ = object.__setattr__
@@ -63,10 +66,10 @@ class Node:
         set_(self, "lazy", lazy or any(c.lazy for c in children))
         set_(self, "size", 1 + sum(c.size for c in children))
 
-    def children(self) -> tuple["Node", ...]:
+    def children(self) -> tuple[Node, ...]:
         return ()
 
-    def rebuild(self, children: tuple["Node", ...]) -> "Node":
+    def rebuild(self, children: tuple[Node, ...]) -> Node:
         """This node with other children (in the order of :meth:`children`)."""
         return self
 
@@ -82,7 +85,7 @@ class Node:
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.key!r}: {self.type}>"
 
-    def walk(self) -> Iterator["Node"]:
+    def walk(self) -> Iterator[Node]:
         """This node and every node below it, parents first."""
         stack = [self]
         while stack:

@@ -17,7 +17,8 @@ nothing moves across a part that can fail.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..model.groups import KIND_ATTRIBUTES, TILES
 from . import ir
@@ -116,7 +117,7 @@ def tile_mask(var: ir.Var, body: ir.Node) -> int | None:
             if result:
                 mask |= 1 << tile.kind
         return mask
-    except Exception:  # noqa: BLE001 - a condition that fails for some tile is left as a loop
+    except Exception:
         return None
 
 

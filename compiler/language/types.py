@@ -8,9 +8,9 @@ from ..records import FrozenRecord
 
 class Type(FrozenRecord):
     name: str
-    item: "Type | None"
+    item: Type | None
 
-    def __init__(self, name: str, item: "Type | None" = None) -> None:
+    def __init__(self, name: str, item: Type | None = None) -> None:
         vars(self).update(name=name, item=item)
 
     def __str__(self) -> str:

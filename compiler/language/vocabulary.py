@@ -8,8 +8,9 @@ namespace every generated function runs in: nothing else is reachable from it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations, permutations
-from typing import Any, Callable
+from typing import Any
 
 from ..model.groups import TILES
 from ..records import FrozenRecord

@@ -42,11 +42,12 @@ import re
 import shutil
 import sys
 import tempfile
+from collections.abc import Callable
 from functools import lru_cache
 from importlib.util import MAGIC_NUMBER
 from pathlib import Path
 from types import CodeType
-from typing import Any, Callable
+from typing import Any
 
 try:  # BLAKE2 as Python builds it in: importing hashlib would load OpenSSL (milliseconds per start)
     from _blake2 import blake2b as _blake2b

@@ -9,9 +9,10 @@ loading a variant from the compile cache does not pay for it.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any
 
 from ..errors import Report
 from .source import Source
@@ -73,7 +74,7 @@ def _type_words(t: Any) -> str:
     return " or ".join(_TYPE_WORDS.get(n, str(n)) for n in names)
 
 
-def _alternatives(error: "ValidationError") -> str | None:
+def _alternatives(error: ValidationError) -> str | None:
     """A oneOf/anyOf whose branches only differ by type or by a required key, in words."""
     branches = error.validator_value
     if not isinstance(branches, list):
@@ -89,7 +90,7 @@ def _alternatives(error: "ValidationError") -> str | None:
     return None
 
 
-def _describe(error: "ValidationError", path: tuple[Any, ...]) -> str:
+def _describe(error: ValidationError, path: tuple[Any, ...]) -> str:
     """One problem, in the author's words: where, what was expected, and what was found."""
     at = where(path)
     v, value, inst = error.validator, error.validator_value, error.instance
@@ -119,7 +120,7 @@ def _describe(error: "ValidationError", path: tuple[Any, ...]) -> str:
     return f"{at}: {error.message}"
 
 
-def _leaves(error: "ValidationError") -> Iterator["ValidationError"]:
+def _leaves(error: ValidationError) -> Iterator[ValidationError]:
     """The most specific error under a oneOf/anyOf, unless the alternatives read better whole."""
     if error.context and _alternatives(error) is None:
         from jsonschema.exceptions import best_match

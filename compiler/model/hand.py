@@ -8,22 +8,23 @@ with a message that says which part is wrong.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cached_property
-from typing import Any, Callable
+from typing import Any
 
-from .groups import Group, make_group
 from ..records import FrozenRecord
+from .groups import Group, make_group
 from .tiles import (
     CODES,
     KINDS,
     NUM_KINDS,
+    WIND_LETTERS,
     TileError,
     format_tiles,
     is_bonus,
     kind_of,
     parse_tiles,
     wind_kind,
-    WIND_LETTERS,
 )
 
 MELD_KINDS = ("chow", "pung", "kong")

@@ -165,7 +165,7 @@ class TileSet(FrozenRecord):
         vars(self).update(kinds=kinds)
 
     @classmethod
-    def build(cls, groups: list[tuple[str, int]]) -> "TileSet":
+    def build(cls, groups: list[tuple[str, int]]) -> TileSet:
         """From (group name, copies) pairs, ids assigned group by group, copy by copy."""
         kinds: list[int] = []
         for name, copies in groups:

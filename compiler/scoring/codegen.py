@@ -29,8 +29,9 @@ registered in ``linecache`` when compiled, so a traceback shows its lines.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import attrgetter
-from typing import Any, Callable, Iterable, Mapping, Sequence, Union
+from typing import Any, Union
 
 from ..language import ir
 from ..language.compiled import register_source

@@ -13,16 +13,17 @@ reuse one object arrangement after arrangement). The expensive facts
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
-from ..shapes.arrangements import Arrangement
-from ..shapes.base import Shape
-from ..shapes.suits import SUIT_OF, UNIT_OF, kinds_in
-from ..shapes.waits import held_wait_mask
 from ..language.types import BOOL, GROUP, INT, STR, TILE, list_of, set_of
 from ..language.vocabulary import Fact
 from ..model.groups import TILES
 from ..model.hand import Hand, tile_copies
+from ..shapes.arrangements import Arrangement
+from ..shapes.base import Shape
+from ..shapes.suits import SUIT_OF, UNIT_OF, kinds_in
+from ..shapes.waits import held_wait_mask
 
 #: What pattern conditions may name, with what the context keeps for each: the waits are
 #: computed on demand (lazy); the kinds held by the lists of tiles are kept as bit masks,
@@ -177,11 +178,11 @@ class HandContext:
         return tiles
 
     @classmethod
-    def for_hand(cls, hand: Hand, shapes: Sequence[Shape], declared: list[Any] | None = None) -> "HandContext":
+    def for_hand(cls, hand: Hand, shapes: Sequence[Shape], declared: list[Any] | None = None) -> HandContext:
         """The hand's facts only (no arrangement): what hand-level conditions read."""
         return cls(hand, None, shapes, declared)
 
-    def arranged(self, arr: Arrangement) -> "HandContext":
+    def arranged(self, arr: Arrangement) -> HandContext:
         """A context for ``arr`` sharing this hand's facts (and its lazily computed waits)."""
         ctx = object.__new__(HandContext)
         for name in HandContext.__slots__[:-1]:
@@ -192,7 +193,7 @@ class HandContext:
         ctx._arrange(arr)
         return ctx
 
-    def arrange(self, arr: Arrangement) -> "HandContext":
+    def arrange(self, arr: Arrangement) -> HandContext:
         """This context, now reading ``arr`` (the hand's facts stay): the scorer evaluates
         one arrangement after the other, so one object serves them all."""
         self._arrange(arr)

@@ -15,11 +15,12 @@ takes that path, which also explains what is wrong.
 from __future__ import annotations
 
 import sys
-from typing import Any, Callable, Literal
+from collections.abc import Callable
+from typing import Any, Literal
 
-from .context import HandContext, hand_facts
 from ..model.hand import MELD_KINDS, Hand, checked_hand
 from ..model.tiles import KINDS, WIND_LETTERS, is_bonus
+from .context import HandContext, hand_facts
 
 #: The longest line tried here. json.loads stops at the interpreter's recursion limit
 #: where msgspec reads deeper: a line shorter than the limit nests less than half as deep,

@@ -42,11 +42,12 @@ patterns that win a tie (compiler/scoring/scorer.py).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, NamedTuple
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple
 
 from ..language.compiled import Compiled
-from .codegen import FILE_MARK, Naming, build_scorer, covers, covers_every_group, scorer_source
 from ..records import FrozenRecord, Record
+from .codegen import FILE_MARK, Naming, build_scorer, covers, covers_every_group, scorer_source
 
 #: The keys of ``scoring.principles``.
 PRINCIPLES = ("account_once", "non_identical", "prefer")
@@ -138,7 +139,7 @@ class Evaluation:
     __slots__ = ("scored", "total", "minimum_points", "limit", "_table", "_fans")
 
     def __init__(self, scored: list[tuple[int, int, int]], total: int, minimum_points: int, limit: bool,
-                 table: "PatternTable") -> None:
+                 table: PatternTable) -> None:
         self.scored = scored
         self.total = total  # before any cap
         self.minimum_points = minimum_points  # the part that counts toward the minimum
@@ -166,7 +167,7 @@ class Principles(FrozenRecord):
         vars(self).update(account_once=account_once, non_identical=non_identical, prefer=prefer)
 
     @classmethod
-    def of(cls, data: Mapping[str, Any] | None) -> "Principles":
+    def of(cls, data: Mapping[str, Any] | None) -> Principles:
         data = data or {}
         return cls(bool(data.get("account_once", False)), bool(data.get("non_identical", False)),
                    frozenset(data.get("prefer") or ()))
@@ -176,7 +177,7 @@ class _Plan:
     """What one shape scores: its patterns split by role, in table order, and the
     generated function scoring an arrangement of that shape (compiler/scoring/codegen.py)."""
 
-    def __init__(self, table: "PatternTable", shape: str, build: bool = True) -> None:
+    def __init__(self, table: PatternTable, shape: str, build: bool = True) -> None:
         entries = [(i, p) for i, p in enumerate(table.patterns) if p.shapes is None or shape in p.shapes]
         self.table = table
         self.limits = [e for e in entries if e[1].limit]
@@ -197,7 +198,7 @@ class _Plan:
         if source is not None:  # kept by the compile cache
             try:
                 score = build_scorer(source, table._condition, namespace, what, file)
-            except Exception:  # noqa: BLE001 - a damaged entry only costs generating it again
+            except Exception:
                 score = None
         if score is None:
             source = table.sources[shape] = self.source()

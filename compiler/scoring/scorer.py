@@ -22,6 +22,7 @@ from ..shapes.base import Shape
 from .context import HandContext
 from .patterns import Evaluation, Fan, PatternTable
 
+
 class Scoring(Record):
     """``scoring`` of a variant file, compiled: what a :class:`Scorer` needs."""
 
@@ -158,9 +159,9 @@ class Scorer:
             facts._shapes = shapes
             facts._wait_mask = -1
             facts.__dict__.clear()  # the facts made on demand (the waits among them)
-        if ((facts._copies is None or not self._checked_hands_pass)
-                and (facts._tiles_mask & self._unplayable or (facts._tiles_key + self._over_add) & self._over_bits)
-                or facts.flowers and not self.has_bonus):
+        if (((facts._copies is None or not self._checked_hands_pass)
+                and (facts._tiles_mask & self._unplayable or (facts._tiles_key + self._over_add) & self._over_bits))
+                or (facts.flowers and not self.has_bonus)):
             self.check_tiles(facts.hand)  # the message names the first offending tile
         melds = len(facts.melds)
         kinds = facts._concealed_mask.bit_count()
@@ -211,9 +212,7 @@ class Scorer:
                     rejected = failed
                     continue
             ev = table.evaluate(ctx)
-            if best is None or (ev.limit, ev.total) > (best.limit, best.total):
-                best, best_arr = ev, arr
-            elif ((ev.limit, ev.total) == (best.limit, best.total)
+            if best is None or (ev.limit, ev.total) > (best.limit, best.total) or ((ev.limit, ev.total) == (best.limit, best.total)
                   and table.preferred(ev) and not table.preferred(best)):
                 best, best_arr = ev, arr
         return best, best_arr, rejected

@@ -19,8 +19,9 @@ Conventions pattern conditions rely on:
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..model.groups import Group, make_group
 from ..model.hand import Hand

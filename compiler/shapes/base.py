@@ -23,7 +23,8 @@ A new kind is one subclass answering these, plus its line in compiler/shapes/kin
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..records import FrozenRecord
 
@@ -85,7 +86,7 @@ class Shape(FrozenRecord):
     # ------------------------------------------------------------ declaring
 
     @classmethod
-    def declare(cls, raw: Mapping[str, Any], dealt: int | None, problem: Problem) -> "Shape":
+    def declare(cls, raw: Mapping[str, Any], dealt: int | None, problem: Problem) -> Shape:
         """The shape a declaration describes. ``dealt``: the tiles a hand holds before its
         winning tile (``table.other_tiles``), or None when the table is unknown; every
         problem goes to ``problem``, and a shape is made all the same (with what could be

@@ -8,15 +8,25 @@ pair (the straight counts as three of the ``sets``). A complete knitted run is a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import permutations
-from typing import ClassVar, Sequence
+from typing import ClassVar
 
 from ..model.groups import make_group
 from ..model.hand import Hand
 from .arrangements import NO_ARRANGEMENTS, Arrangement, Prepared, place_one, place_win, plain_groups
 from .base import Shape, ShapeParts, plural
-from .suits import (HONOR_MASK, SUIT_OF, SUITED_MASK, UNIT_OF, divisions, is_standard, kinds_in, reach_mask,
-                    standard_wait_mask)
+from .suits import (
+    HONOR_MASK,
+    SUIT_OF,
+    SUITED_MASK,
+    UNIT_OF,
+    divisions,
+    is_standard,
+    kinds_in,
+    reach_mask,
+    standard_wait_mask,
+)
 
 #: The six knitted straights: suit index order for ranks (1,4,7), (2,5,8), (3,6,9).
 KNITTED_PERMS: tuple[tuple[int, int, int], ...] = tuple(permutations(range(3)))  # type: ignore[arg-type]

@@ -6,7 +6,7 @@ pairs. The winning tile always completes a pair (a single wait).
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..model.hand import Hand
 from .arrangements import NO_ARRANGEMENTS, Arrangement, Prepared, place_one, plain_groups

@@ -8,7 +8,8 @@ their sets. Its waits are :func:`~compiler.shapes.suits.standard_wait_mask`.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..model.groups import Group
 from ..model.hand import Hand

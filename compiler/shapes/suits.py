@@ -15,9 +15,9 @@ the tables answer for any number of tiles.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from itertools import product
-from typing import Iterable, Iterator, Sequence
 
 from ..model.groups import Group, make_group
 

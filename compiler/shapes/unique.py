@@ -6,8 +6,9 @@ them, one of them twice, and nothing else, all concealed.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from functools import cached_property
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from ..model.hand import Hand
 from ..model.tiles import TileError, parse_tiles

@@ -9,7 +9,7 @@ tuple of shapes: a hand asks only the shapes that may have a wait.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from ..model.hand import Hand
 from .arrangements import completes
