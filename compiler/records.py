@@ -27,7 +27,7 @@ class Record:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        own = cls.__dict__.get("__annotations__", {})
+        own = cls.__dict__.get("__annotations__", {})  # noqa: RUF063 - strings as written (no evaluation at import)
         cls.FIELDS = tuple(name for name, note in own.items() if not str(note).startswith("ClassVar"))
         if "COMPARED" not in cls.__dict__:
             cls.COMPARED = cls.FIELDS
@@ -38,7 +38,7 @@ class Record:
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return self._compared() == other._compared()  # type: ignore[attr-defined]
+        return self._compared() == other._compared()
 
     __hash__: Any = None
 

@@ -134,4 +134,4 @@ def compile_settlement(c: Any, data: dict[str, Any]) -> Settlement:
             exhausted.append(PairRule(payer, payee, amount, rule["reason"]))
     # With a broken base or ready value the compiler has reported a problem and raises
     # before this settlement is used.
-    return Settlement(base, ready, wins, kongs, exhausted)  # type: ignore[arg-type]
+    return Settlement(base, ready, wins, kongs, exhausted)

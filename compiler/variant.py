@@ -181,10 +181,7 @@ class _Compiler:
 
     def recipe(self, path: tuple[Any, ...], text: str, env: Env, want: Type | None, what: str) -> Recipe:
         key = json.dumps(path)
-        if self.replay is not None:
-            recipe = Recipe.from_json(self.replay[key])
-        else:
-            recipe = generate(text, env, want, what)
+        recipe = Recipe.from_json(self.replay[key]) if self.replay is not None else generate(text, env, want, what)
         self.recipes[key] = recipe
         return recipe
 
@@ -246,7 +243,8 @@ class _Compiler:
         kongs.update(p.get("kongs", {}))
         max_winners = p.get("max_winners", 1 if p["after_win"] == "end_deal" else 3)
         if p["after_win"] == "end_deal" and "max_winners" in p and max_winners != 1:
-            self.problem(("play", "max_winners"), "with after_win: end_deal the first win ends the deal: max_winners must be 1")
+            self.problem(("play", "max_winners"),
+                         "with after_win: end_deal the first win ends the deal: max_winners must be 1")
         missing = p.get("missing_suit")
         if missing is not None:
             suits = {k // 9 for k in tiles.kinds if k < 27}
@@ -351,7 +349,8 @@ class _Compiler:
                         self.problem(where, f"{key} names unknown pattern {other!r}{did_you_mean(other, ids)}: "
                                             "expected the id of a pattern of this table", key=key == "replaces")
                     elif other == p["id"]:
-                        self.problem(where, f"pattern {other!r} {key} itself: expected another pattern's id", key=key == "replaces")
+                        self.problem(where, f"pattern {other!r} {key} itself: expected another pattern's id",
+                                     key=key == "replaces")
                     else:
                         targets.append(other)
             if "replaces" in p:

@@ -1,1 +1,2 @@
-"""Stage 2: the expression language of variant files: grammar, type checker, typed IR, optimising passes, Python emitter."""
+"""Stage 2: the expression language of variant files: grammar, type checker, typed IR,
+optimising passes, Python emitter."""

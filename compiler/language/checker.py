@@ -8,7 +8,7 @@ parse tree (never from the author's text); optimisations are passes over it (pas
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from ..errors import did_you_mean
@@ -33,7 +33,7 @@ class Env(FrozenRecord):
         vars(self).update(names=names)
 
     @classmethod
-    def of(cls, names: dict[str, Type | Fact]) -> Env:
+    def of(cls, names: Mapping[str, Type | Fact]) -> Env:
         """An environment of context facts (plain facts for bare types)."""
         return cls({n: ir.FactRead(f if isinstance(f, Fact) else Fact(n, f)) for n, f in names.items()})
 

@@ -31,7 +31,7 @@ class _Emitter:
 
     def emit(self, n: ir.Node) -> str:
         method = getattr(self, "e_" + type(n).__name__)
-        return method(n)  # type: ignore[no-any-return]
+        return method(n)
 
     def e_Const(self, n: ir.Const) -> str:
         return repr(n.value)

@@ -21,6 +21,7 @@ Every node knows its ``type`` and, worked out once from its children:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from itertools import pairwise
 from typing import Any, ClassVar
 
 from .types import BOOL, INT, STR, TILE, Type, list_of, set_of
@@ -594,10 +595,7 @@ def transform(node: Node, fn: Callable[[Node], Node | None]) -> Node:
         kids = n.children()
         if kids:
             new_kids = tuple(visit(k) for k in kids)
-            if any(a is not b for a, b in zip(new_kids, kids)):
-                n2 = n.rebuild(new_kids)
-            else:
-                n2 = n
+            n2 = n.rebuild(new_kids) if any(a is not b for a, b in zip(new_kids, kids)) else n
         else:
             n2 = n
         out = fn(n2)
@@ -617,11 +615,9 @@ def conjuncts(node: Node) -> list[Node]:
     if isinstance(inner, BoolOp) and inner.op == "and":
         return [c for part in inner.parts for c in conjuncts(part)]
     if isinstance(inner, Compare) and len(inner.ops) > 1 and all(op == "==" for op in inner.ops):
-        ops = inner.operands
-        return [Compare((a, b), ("==",)) for a, b in zip(ops, ops[1:])]
+        return [Compare((a, b), ("==",)) for a, b in pairwise(inner.operands)]
     if isinstance(inner, Same) and len(inner.args) > 2:
-        args = inner.args
-        return [Same((a, b)) for a, b in zip(args, args[1:])]
+        return [Same((a, b)) for a, b in pairwise(inner.args)]
     return [node]
 
 

@@ -74,7 +74,7 @@ def _constant_membership(n: ir.Compare) -> ir.Node | None:
         return None
     values = [i.value for i in right.items if isinstance(i, ir.Const) and type(i.value) in (int, str)]
     if len(values) == len(right.items):
-        return ir.Compare((left, ir.ConstSet(tuple(values), right.type)), n.ops)  # type: ignore[arg-type]
+        return ir.Compare((left, ir.ConstSet(tuple(values), right.type)), n.ops)
     kinds = [i.kind for i in right.items if isinstance(i, ir.TileConst)]
     if len(kinds) == len(right.items) and left.type == TILE:
         return ir.Compare((ir.KindOf(left, -1), ir.ConstSet(tuple(kinds), right.type)), n.ops)

@@ -81,7 +81,8 @@ def folder() -> Path | None:
 #: What other compiler versions left in the cache folder: their subfolders, and the files
 #: of the layout before subfolders (entries, code files, tables, Lark's parser tables).
 _OTHER_VERSION = re.compile(r"v-[0-9a-f]{16}")
-_OLD_LAYOUT = re.compile(r"[0-9a-f]{64}\.json|[0-9a-f]{64}\.[\w-]+\.code|[\w-]+\.table|expression-parser-[\w-]+\.lark-cache")
+_OLD_LAYOUT = re.compile(r"[0-9a-f]{64}\.json|[0-9a-f]{64}\.[\w-]+\.code|[\w-]+\.table"
+                         r"|expression-parser-[\w-]+\.lark-cache")
 _pruned = False
 
 
@@ -260,7 +261,7 @@ class CodeStore:
         return _write_atomically(self.path, CODE_HEADER + hasher(data).digest() + data)
 
 
-class StoredSource(dict):  # type: ignore[type-arg]
+class StoredSource(dict):
     """A generated scorer's source (plain data) read from a cache entry, with that entry's
     :class:`CodeStore`, which compiler/scoring/codegen.py's build_scorer compiles it through."""
 

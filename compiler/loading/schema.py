@@ -9,10 +9,10 @@ loading a variant from the compile cache does not pay for it.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import Report
 from .source import Source
@@ -81,7 +81,8 @@ def _alternatives(error: ValidationError) -> str | None:
         return None
     if all(isinstance(b, dict) and set(b) <= {"required"} and len(b.get("required", [])) == 1 for b in branches):
         keys = " or ".join(repr(b["required"][0]) for b in branches)
-        present = [b["required"][0] for b in branches if isinstance(error.instance, dict) and b["required"][0] in error.instance]
+        present = [b["required"][0] for b in branches
+                   if isinstance(error.instance, dict) and b["required"][0] in error.instance]
         if len(present) > 1:
             return f"has both {' and '.join(map(repr, present))}: expected exactly one of {keys}"
         return f"expected exactly one of the keys {keys}"
@@ -93,7 +94,8 @@ def _alternatives(error: ValidationError) -> str | None:
 def _describe(error: ValidationError, path: tuple[Any, ...]) -> str:
     """One problem, in the author's words: where, what was expected, and what was found."""
     at = where(path)
-    v, value, inst = error.validator, error.validator_value, error.instance
+    # (jsonschema types these "Any | Unset"; an error from validation always has them)
+    v, value, inst = error.validator, cast(Any, error.validator_value), cast(Any, error.instance)
     if v == "required":
         missing = [k for k in value if not (isinstance(inst, dict) and k in inst)]
         return f"{at}: missing the required key {missing[0]!r}" if missing else f"{at}: {error.message}"
@@ -151,7 +153,7 @@ def validate(source: Source, report: Report) -> set[str]:
             path = tuple(error.absolute_path)
             inst = error.instance
             if error.validator == "additionalProperties" and isinstance(inst, dict):
-                allowed = sorted(error.schema.get("properties", {}))
+                allowed = sorted(cast(Mapping[str, Any], error.schema).get("properties", {}))
                 extra = [k for k in inst if k not in allowed]
                 for k in extra:
                     expected = f": expected one of {', '.join(allowed)}" if allowed else ""

@@ -101,6 +101,8 @@ class Group:
         # One number per (kind, first tile): what every attribute of KIND_ATTRIBUTES depends on.
         self.kind_id = GROUP_KINDS.index(kind) * 64 + first
 
+    _text: str  # the notation, made on the first repr
+
     def __repr__(self) -> str:
         try:
             return self._text

@@ -158,9 +158,10 @@ def tile_copies(hand: Hand) -> tuple[int, int, int]:
 
 # ------------------------------------------------------------------ validation
 
-def _meld(kind: str, tiles: list[int], concealed: bool, where: str) -> Meld:
+def _meld(kind: object, tiles: list[int], concealed: bool, where: str) -> Meld:
     if kind not in MELD_KINDS:
         raise HandError(f"{where}: unknown set type {kind!r}: expected chow, pung or kong")
+    assert isinstance(kind, str)
     tiles = sorted(tiles)
     if any(is_bonus(t) for t in tiles):
         raise HandError(f"{where}: a bonus tile cannot be part of a set")
@@ -272,7 +273,7 @@ def _from_json(obj: Any, size: int | None = None) -> Hand:
         kind = m.get("type")
         tiles = _tile_list(m.get("tiles"), f"{where}.tiles")
         melds.append(_meld(kind, tiles, concealed_flag and kind == "kong", where))
-    flags = {}
+    flags: dict[str, bool] = {}
     for name in _BOOL_FLAGS:
         value = obj.get(name, False)
         if value is None:
@@ -288,8 +289,10 @@ def _from_json(obj: Any, size: int | None = None) -> Hand:
         flowers=tuple(_tile_list(obj.get("flowers") or [], "flowers")),
         seat_wind=_wind(_or_default(obj, "seat_wind", "E"), "seat_wind"),
         round_wind=_wind(_or_default(obj, "round_wind", "E"), "round_wind"),
+        self_drawn=flags["self_drawn"], last_tile_of_kind=flags["last_tile_of_kind"],
+        kong_replacement=flags["kong_replacement"], robbing_kong=flags["robbing_kong"],
+        last_wall_tile=flags["last_wall_tile"],
         missing_suit=missing,
-        **flags,
     )
     return validate(hand, size=size)
 
@@ -298,7 +301,8 @@ def _from_json(obj: Any, size: int | None = None) -> Hand:
 _PLAYABLE_CODES: dict[str, int] = {code: k for code, k in KINDS.items() if not is_bonus(k)}
 _BONUS_CODES: dict[str, int] = {code: k for code, k in KINDS.items() if is_bonus(k)}
 _WIND_CODES: dict[str, int] = {letter: 27 + i for i, letter in enumerate(WIND_LETTERS)}
-_WIND_OR_EAST: dict[str | None, int] = {None: 27, **_WIND_CODES}  # an omitted or null wind is East
+_WIND_OR_EAST: dict[str | None, int] = {None: 27}  # an omitted or null wind is East
+_WIND_OR_EAST.update(_WIND_CODES)
 _MISSING_SUITS = (None, "m", "p", "s")
 _playable = _PLAYABLE_CODES.__getitem__
 _bonus = _BONUS_CODES.__getitem__

@@ -1,1 +1,2 @@
-"""Stage 4: scoring: what conditions see of a hand (contexts), pattern tables and their generated scorers, the scorer."""
+"""Stage 4: scoring: what conditions see of a hand (contexts), pattern tables and their
+generated scorers, the scorer."""

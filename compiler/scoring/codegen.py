@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import attrgetter
-from typing import Any, Union
+from typing import Any
 
 from ..language import ir
 from ..language.compiled import register_source
@@ -48,7 +48,7 @@ CHOICE_TABLE_LIMIT = 20000
 #: when the source is compiled (a cached source may be read for a file elsewhere).
 FILE_MARK = "<variant file>"
 
-Part = Union[str, ir.Node]
+Part = str | ir.Node
 
 
 class Line:
@@ -301,7 +301,7 @@ def build_scorer(source: Mapping[str, Any], condition: Callable[[int], Any], nam
     register_source(name, main)
     if store is not None:
         store.save()
-    return scope["score"]  # type: ignore[no-any-return]
+    return scope["score"]
 
 
 def emitted_scorer(source: Mapping[str, Any], file: str) -> str:
@@ -406,7 +406,7 @@ def _choice_loops(domain: ir.Node, loops_of: list[tuple[int, list[tuple[int, Any
 def _choice(p: Any) -> ir.Node:
     comb = p.condition.combination
     assert comb is not None
-    return comb.choice  # type: ignore[no-any-return]
+    return comb.choice
 
 
 class _Choices:

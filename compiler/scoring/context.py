@@ -14,12 +14,12 @@ reuse one object arrangement after arrangement). The expensive facts
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from ..language.types import BOOL, GROUP, INT, STR, TILE, list_of, set_of
 from ..language.vocabulary import Fact
-from ..model.groups import TILES
-from ..model.hand import Hand, tile_copies
+from ..model.groups import TILES, Group, Tile
+from ..model.hand import Hand, Meld, tile_copies
 from ..shapes.arrangements import Arrangement
 from ..shapes.base import Shape
 from ..shapes.suits import SUIT_OF, UNIT_OF, kinds_in
@@ -74,7 +74,7 @@ class _NoGroup:
     suit = ""
     rank = 0
     size = 0
-    tiles: list[Any] = []
+    tiles: ClassVar[list[Any]] = []  # shared and never changed, as a set's tiles
     tile = None
     middle = None
 
@@ -135,6 +135,52 @@ class HandContext:
                  "concealed", "melds", "win_tile", "_flower_kinds", "_copies",
                  "shape", "groups", "sets", "chows", "pungs", "kongs", "pairs", "pair", "knitted", "win_group",
                  "wait", "_arr", "__dict__")
+
+    # The facts of the hand (hand_facts sets them)...
+    _hand: Hand | None
+    _shapes: tuple[Shape, ...]
+    _wait_mask: int  # -1 until worked out
+    _facts: HandContext | None  # the context keeping the hand's waits, when not this one
+    _concealed_counts: bytes
+    _keys: list[int]
+    _size: int
+    declared: list[Group]
+    _tiles_counts: bytes
+    _tiles_key: int
+    _declared_counts: bytes
+    _tiles_mask: int
+    _concealed_mask: int
+    hand_suits: frozenset[str]
+    win: Tile
+    self_drawn: bool
+    kong_replacement: bool
+    robbing_kong: bool
+    last_wall_tile: bool
+    last_tile_of_kind: bool
+    seat_wind: Tile
+    round_wind: Tile
+    seat: int
+    flowers: list[Tile]
+    missing_suit: str
+    concealed: tuple[int, ...]
+    melds: tuple[Meld, ...]
+    win_tile: int
+    _flower_kinds: tuple[int, ...]
+    _copies: tuple[int, int, int] | None
+    _waits: list[Tile]  # in __dict__, made on demand
+    # ...and of the arrangement (_arrange sets them).
+    shape: str
+    groups: list[Group]
+    sets: list[Group]
+    chows: list[Group]
+    pungs: list[Group]
+    kongs: list[Group]
+    pairs: list[Group]
+    pair: Group | _NoGroup
+    knitted: list[Group]
+    win_group: Group | _NoGroup
+    wait: str
+    _arr: Arrangement
 
     def __init__(self, hand: Hand, arr: Arrangement | None, shapes: Sequence[Shape],
                  declared: list[Any] | None = None) -> None:
@@ -261,7 +307,8 @@ def hand_facts(concealed: tuple[int, ...], melds: tuple[Any, ...], win: int, flo
     ``melds``, ``win_tile``, ``self_drawn``), so it stands for the hand there."""
     if ctx is None:
         ctx = _new_context(HandContext)
-        ctx._hand = ctx._shapes = None
+        ctx._hand = None
+        ctx._shapes = ()  # the scorer evaluating the facts gives them its shapes
     ctx._wait_mask = -1  # not worked out yet
     ctx._facts = None  # or the context holding the hand's waits (see arranged)
     ctx._copies = copies if checked else None

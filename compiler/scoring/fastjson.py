@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from ..model.hand import MELD_KINDS, Hand, checked_hand
 from ..model.tiles import KINDS, WIND_LETTERS, is_bonus
@@ -36,10 +36,16 @@ else:
     # The values a field may take, where the contract lists them: msgspec hands out these
     # very strings (their hash already known) without making new ones. Anything else
     # sends the line down the other path, which says what is wrong.
-    _Tile = Literal[tuple(code for code, k in KINDS.items() if not is_bonus(k))]  # type: ignore[valid-type]
-    _Bonus = Literal[tuple(code for code, k in KINDS.items() if is_bonus(k))]  # type: ignore[valid-type]
-    _Wind = Literal[tuple(WIND_LETTERS)]  # type: ignore[valid-type]
-    _SetType = Literal[MELD_KINDS]  # type: ignore[valid-type]
+    if TYPE_CHECKING:  # the lists are made from the tile codes, which a type checker cannot read
+        _Tile: TypeAlias = str
+        _Bonus: TypeAlias = str
+        _Wind: TypeAlias = str
+        _SetType: TypeAlias = str
+    else:
+        _Tile = Literal[tuple(code for code, k in KINDS.items() if not is_bonus(k))]
+        _Bonus = Literal[tuple(code for code, k in KINDS.items() if is_bonus(k))]
+        _Wind = Literal[tuple(WIND_LETTERS)]
+        _SetType = Literal[MELD_KINDS]
     _Suit = Literal["m", "p", "s"]
 
     class _Meld(msgspec.Struct, gc=False):
@@ -71,7 +77,7 @@ AVAILABLE = _decode is not None
 
 def hand_from_line(line: bytes | str) -> Hand | None:
     """The Hand of a well-formed request line, or None (never an exception)."""
-    return facts_from_line(line, None)
+    return facts_from_line(line, None)  # type: ignore[return-value]  # build=None: the Hand
 
 
 def facts_from_line(line: bytes | str, build: Callable[..., Any] | None = hand_facts,

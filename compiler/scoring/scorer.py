@@ -183,9 +183,10 @@ class Scorer:
             facts._arrange(best_arr)  # what arrange does, without its call; then table.evaluate's look-up
             best = (self._scorers.get(best_arr.shape) or self.table.scorer(best_arr.shape))(facts)
         else:
-            best, best_arr, rejected = self._best(facts, arrs)
-            if best is None or best_arr is None:
+            found, found_arr, rejected = self._best(facts, arrs)
+            if found is None or found_arr is None:
                 return False, 0, None, None, rejected
+            best, best_arr = found, found_arr
         cap = scoring.cap
         total = min(best.total, cap) if cap is not None else best.total
         if best.minimum_points >= scoring.minimum:
@@ -203,6 +204,7 @@ class Scorer:
         valid_when = self.scoring.valid_when
         best: Evaluation | None = None
         best_arr: Arrangement | None = None
+        best_score = (False, 0)  # (a limit hand, total) of the best so far
         rejected: str | None = None
         for arr in arrs:
             ctx = facts.arrange(arr)
@@ -212,7 +214,8 @@ class Scorer:
                     rejected = failed
                     continue
             ev = table.evaluate(ctx)
-            if best is None or (ev.limit, ev.total) > (best.limit, best.total) or ((ev.limit, ev.total) == (best.limit, best.total)
-                  and table.preferred(ev) and not table.preferred(best)):
-                best, best_arr = ev, arr
+            score = (ev.limit, ev.total)
+            if best is None or score > best_score or (
+                    score == best_score and table.preferred(ev) and not table.preferred(best)):
+                best, best_arr, best_score = ev, arr, score
         return best, best_arr, rejected

@@ -49,8 +49,7 @@ class SetsAndPair(Shape):
         start = 0
         pair_at = 0
         win_split: tuple[Group, ...] = ()
-        s = 0
-        for key in keys:
+        for s, key in enumerate(keys):
             if key:
                 t = SUIT_TABLES[s].get(key) or suit_table(s, key)
                 one = t.one
@@ -67,7 +66,6 @@ class SetsAndPair(Shape):
                     pairs += 1
                     pair_at = len(division) + at
                 division += split
-            s += 1
         else:
             if pairs != 1:
                 return NO_ARRANGEMENTS
