@@ -15,7 +15,17 @@ Every node knows its ``type`` and, worked out once from its children:
 * ``work``: whether it does more than read and compare (a call, a loop, a list built,
   an index, a fact computed on demand): the rough cost the optimiser orders by;
 * ``lazy``: whether it reads a fact computed on demand;
-* ``size``: the number of nodes (the larger of two repeated parts is shared first).
+* ``size``: the number of nodes (the larger of two repeated parts is shared first);
+* ``most``: for a list or collection, the most elements it can hold (0 for a single value);
+* ``cost``: an upper bound on the steps evaluating it takes (a quantifier multiplies its
+  body's by the choices it ranges over);
+* ``chars``: an upper bound on the size of its Python source, definitions written out
+  wherever they are used; ``nesting``: how deeply its parts nest.
+
+The last three are what the checker bounds, so that a small file cannot ask for a
+huge computation or a huge source (a definition used twice by the next, twenty times
+over, is a million copies once written out). They are worked out from the children's,
+so a tree that shares parts (a definition used in many places) costs nothing to measure.
 """
 
 from __future__ import annotations
@@ -24,7 +34,7 @@ from collections.abc import Callable, Iterator
 from itertools import pairwise
 from typing import Any, ClassVar
 
-from .types import BOOL, INT, STR, TILE, Type, list_of, set_of
+from .types import BOOL, INT, STR, TILE, Type, is_collection, list_of, set_of
 from .types import from_json as type_from_json
 from .types import to_json as type_to_json
 from .vocabulary import Fact
@@ -33,7 +43,8 @@ from .vocabulary import Fact
 class Node:
     """A node of the IR (see the module docstring for the derived properties)."""
 
-    __slots__ = ("type", "key", "_hash", "reads", "free", "fails", "work", "lazy", "size")
+    __slots__ = ("type", "key", "_hash", "reads", "free", "fails", "work", "lazy", "size", "most", "cost", "chars",
+                 "nesting")
     tag: ClassVar[str] = ""
     #: Does the node itself (not its children) do work, fail, read lazily?
     WORK: ClassVar[bool] = False
@@ -48,15 +59,20 @@ class Node:
     work: bool
     lazy: bool
     size: int
+    most: int
+    cost: int
+    chars: int
+    nesting: int
 
     def _finish(self, type: Type, own: tuple[Any, ...], children: tuple[Node, ...],
                 reads: frozenset[str] = frozenset(), free: frozenset[tuple[str, int]] = frozenset(),
                 work: bool = False, lazy: bool = False, fails: bool = False) -> None:
         set_ = object.__setattr__
         set_(self, "type", type)
-        key = (self.tag, own, tuple(c.key for c in children))
-        set_(self, "key", key)
-        set_(self, "_hash", hash(key))
+        # Compared by structure, hashed from the children's hashes: a shared part is hashed
+        # once, however often it occurs below.
+        set_(self, "key", (self.tag, own, children))
+        set_(self, "_hash", hash((self.tag, own, tuple(c._hash for c in children))))
         for c in children:
             reads = reads | c.reads
             free = free | c.free
@@ -66,6 +82,16 @@ class Node:
         set_(self, "work", work or self.WORK or any(c.work for c in children))
         set_(self, "lazy", lazy or any(c.lazy for c in children))
         set_(self, "size", 1 + sum(c.size for c in children))
+        set_(self, "chars", 12 + sum(c.chars for c in children))
+        set_(self, "nesting", 1 + max((c.nesting for c in children), default=0))
+        most, cost = self._measure(children)
+        set_(self, "most", most)
+        set_(self, "cost", cost)
+
+    def _measure(self, children: tuple[Node, ...]) -> tuple[int, int]:
+        """(most elements, cost) of this node from its children's: a single value, one step
+        more than its parts by default."""
+        return 0, 1 + sum(c.cost for c in children)
 
     def children(self) -> tuple[Node, ...]:
         return ()
@@ -78,7 +104,7 @@ class Node:
         raise AttributeError(f"IR nodes do not change ({type(self).__name__}.{name})")
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Node) and self._hash == other._hash and self.key == other.key
+        return self is other or (isinstance(other, Node) and self._hash == other._hash and self.key == other.key)
 
     def __hash__(self) -> int:
         return self._hash
@@ -140,6 +166,10 @@ class FactRead(Node):
                      work=fact.lazy, lazy=fact.lazy)
 
 
+
+    def _measure(self, children: tuple[Node, ...]) -> tuple[int, int]:
+        return (self.fact.most if is_collection(self.fact.type) else 0), 1
+
 class Slot(Node):
     """An internal attribute of the context (a mask or counts kept for a fact)."""
 
@@ -180,6 +210,10 @@ class Local(Node):
     def __init__(self, name: str, value: Node) -> None:
         _init(self, name=name, value=value)
         self._finish(value.type, (name,), (), reads=value.reads, free=value.free)
+
+
+    def _measure(self, children: tuple[Node, ...]) -> tuple[int, int]:
+        return self.value.most, 1
 
 
 # -------------------------------------------------------------- operators
@@ -233,6 +267,12 @@ class Compare(Node):
     def __init__(self, operands: tuple[Node, ...], ops: tuple[str, ...]) -> None:
         _init(self, operands=operands, ops=ops)
         self._finish(BOOL, ops, operands)
+
+
+    def _measure(self, children: tuple[Node, ...]) -> tuple[int, int]:
+        # Membership looks through the collection on the right.
+        looked = sum(right.most for op, right in zip(self.ops, children[1:]) if op in ("in", "not in"))
+        return 0, 1 + looked + sum(c.cost for c in children)
 
     def children(self) -> tuple[Node, ...]:
         return self.operands
@@ -296,6 +336,10 @@ class IfElse(Node):
         _init(self, then=then, test=test, orelse=orelse)
         self._finish(then.type, (), (then, test, orelse))
 
+
+    def _measure(self, children: tuple[Node, ...]) -> tuple[int, int]:
+        return max(self.then.most, self.orelse.most), 1 + sum(c.cost for c in children)
+
     def children(self) -> tuple[Node, ...]:
         return (self.then, self.test, self.orelse)
 
@@ -314,6 +358,10 @@ class Attr(Node):
     def __init__(self, obj: Node, name: str, type: Type) -> None:
         _init(self, obj=obj, name=name)
         self._finish(type, (name, type), (obj,))
+
+
+    def _measure(self, children: tuple[Node, ...]) -> tuple[int, int]:
+        return (4 if is_collection(self.type) else 0), 1 + self.obj.cost  # a set's tiles: four at most
 
     def children(self) -> tuple[Node, ...]:
         return (self.obj,)
@@ -334,6 +382,10 @@ class ListLit(Node):
         _init(self, items=items)
         self._finish(type, (type,), items)
 
+
+    def _measure(self, children: tuple[Node, ...]) -> tuple[int, int]:
+        return len(children), 1 + sum(c.cost for c in children)
+
     def children(self) -> tuple[Node, ...]:
         return self.items
 
@@ -352,6 +404,10 @@ class SetLit(Node):
     def __init__(self, items: tuple[Node, ...], type: Type) -> None:
         _init(self, items=items)
         self._finish(type, (type,), items)
+
+
+    def _measure(self, children: tuple[Node, ...]) -> tuple[int, int]:
+        return len(children), 1 + sum(c.cost for c in children)
 
     def children(self) -> tuple[Node, ...]:
         return self.items
@@ -372,6 +428,10 @@ class ConstSet(Node):
         _init(self, values=values)
         self._finish(type, (values, type), ())
 
+
+
+    def _measure(self, children: tuple[Node, ...]) -> tuple[int, int]:
+        return len(self.values), 1
 
 class KindOf(Node):
     """The kind of a tile (``default`` for a missing tile, such as the pair of a hand
@@ -406,6 +466,17 @@ class Call(Node):
         # len of a plain value is as cheap as reading it; every other call works.
         cheap = name == "len" and len(args) == 1 and isinstance(args[0], (FactRead, Local))
         self._finish(type, (name, type), args, work=not cheap)
+
+
+    def _measure(self, children: tuple[Node, ...]) -> tuple[int, int]:
+        # Each function reads its arguments' elements once (sorted: n log n, within n * 8).
+        most = max((c.most for c in children), default=0)
+        if self.name == "tiles_of":
+            most *= 4
+        elif not is_collection(self.type):
+            most = 0
+        work = most * (8 if self.name == "sorted" else 1)
+        return most, 1 + work + sum(c.cost for c in children)
 
     def children(self) -> tuple[Node, ...]:
         return self.args
@@ -451,6 +522,13 @@ class Quant(Node):
         self._finish(type, (quant, tuple(v.key for v in vars), type), (domain, body))
         bound = frozenset(v.ident for v in vars)
         object.__setattr__(self, "free", domain.free | (body.free - bound))
+
+
+    def _measure(self, children: tuple[Node, ...]) -> tuple[int, int]:
+        # Every choice of len(vars) elements (ordered for any/all: at most n ** k of them).
+        choices = self.domain.most ** len(self.vars)
+        most = self.domain.most if self.quant == "filter" else 0
+        return most, 1 + self.domain.cost + choices * (1 + self.body.cost)
 
     def children(self) -> tuple[Node, ...]:
         return (self.domain, self.body)
@@ -515,6 +593,10 @@ class Tally(Node):
         _init(self, counts=counts, attr=attr, value=value)
         self._finish(INT, (attr,), (counts, value))
 
+
+    def _measure(self, children: tuple[Node, ...]) -> tuple[int, int]:
+        return 0, 10 + sum(c.cost for c in children)  # the copies of up to nine kinds
+
     def children(self) -> tuple[Node, ...]:
         return (self.counts, self.value)
 
@@ -536,6 +618,10 @@ class Def(Node):
         self._finish(body.type, (), (body,))
         object.__setattr__(self, "key", body.key)
         object.__setattr__(self, "_hash", body._hash)
+
+
+    def _measure(self, children: tuple[Node, ...]) -> tuple[int, int]:
+        return self.body.most, self.body.cost
 
     def children(self) -> tuple[Node, ...]:
         return (self.body,)
@@ -647,7 +733,7 @@ def to_json(node: Node) -> Any:
             out = ["tile", n.kind]
         elif isinstance(n, FactRead):
             f = n.fact
-            out = ["fact", f.name, type_to_json(f.type), f.lazy, f.mask, f.counts]
+            out = ["fact", f.name, type_to_json(f.type), f.lazy, f.mask, f.counts, f.most]
         elif isinstance(n, Slot):
             out = ["slot", n.attr, type_to_json(n.type)]
         elif isinstance(n, Var):
@@ -716,7 +802,7 @@ def _dec(o: Any) -> Node:
     if tag == "tile":
         return TileConst(int(o[1]))
     if tag == "fact":
-        return FactRead(Fact(o[1], t(o[2]), "", bool(o[3]), o[4], o[5]))
+        return FactRead(Fact(o[1], t(o[2]), "", bool(o[3]), o[4], o[5], int(o[6])))
     if tag == "slot":
         return Slot(o[1], t(o[2]))
     if tag == "var":

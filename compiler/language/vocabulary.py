@@ -80,7 +80,8 @@ class Fact(FrozenRecord):
     holds as a bit mask (bit k: a tile of kind k), so that ``any``/``all`` with a
     condition on the tile alone is one mask test. ``counts``: the context attribute
     holding the copies per kind (bytes indexed by kind, one more entry for "no tile") of
-    this list of tiles, or of the tiles of this list of sets.
+    this list of tiles, or of the tiles of this list of sets. ``most``: for a list, the most
+    elements it can hold (what the checker's bound on an expression's work assumes).
     """
 
     name: str
@@ -89,10 +90,11 @@ class Fact(FrozenRecord):
     lazy: bool
     mask: str | None
     counts: str | None
+    most: int
 
     def __init__(self, name: str, type: Type, doc: str = "", lazy: bool = False, mask: str | None = None,
-                 counts: str | None = None) -> None:
-        vars(self).update(name=name, type=type, doc=doc, lazy=lazy, mask=mask, counts=counts)
+                 counts: str | None = None, most: int = 64) -> None:
+        vars(self).update(name=name, type=type, doc=doc, lazy=lazy, mask=mask, counts=counts, most=most)
 
     @property
     def single(self) -> bool:

@@ -28,28 +28,30 @@ from ..shapes.waits import held_wait_mask
 #: What pattern conditions may name, with what the context keeps for each: the waits are
 #: computed on demand (lazy); the kinds held by the lists of tiles are kept as bit masks,
 #: and the copies per kind of every tile, of the concealed tiles and of the declared sets
-#: as bytes (see :func:`hand_facts`).
+#: as bytes (see :func:`hand_facts`). A list's ``most`` is the most elements it holds in a
+#: hand of up to 18 tiles (six sets, nine pairs, six kongs): the checker's bound on an
+#: expression's work assumes no more.
 PATTERN_FACTS: dict[str, Fact] = {f.name: f for f in [
     Fact("shape", STR, "the id of the winning shape (from scoring.shapes)"),
-    Fact("groups", list_of(GROUP), "every group of the arrangement: sets, pairs, knitted runs, single tiles"),
-    Fact("sets", list_of(GROUP), "the chows, pungs and kongs (declared ones included), sorted by their first tile"),
-    Fact("chows", list_of(GROUP), "the chows, sorted by their first tile"),
-    Fact("pungs", list_of(GROUP), "the pungs and kongs, sorted by their tile"),
-    Fact("kongs", list_of(GROUP), "the kongs"),
-    Fact("pairs", list_of(GROUP), "the pairs (seven for seven pairs)"),
+    Fact("groups", list_of(GROUP), "every group of the arrangement: sets, pairs, knitted runs, single tiles", most=18),
+    Fact("sets", list_of(GROUP), "the chows, pungs and kongs (declared ones included), sorted by their first tile", most=6),
+    Fact("chows", list_of(GROUP), "the chows, sorted by their first tile", most=6),
+    Fact("pungs", list_of(GROUP), "the pungs and kongs, sorted by their tile", most=6),
+    Fact("kongs", list_of(GROUP), "the kongs", most=6),
+    Fact("pairs", list_of(GROUP), "the pairs (seven for seven pairs)", most=9),
     Fact("pair", GROUP, "the pair of a hand with exactly one pair; otherwise an empty group"),
-    Fact("knitted", list_of(GROUP), "the knitted runs (147m, 258p, 369s ...), in any shape that holds all three"),
+    Fact("knitted", list_of(GROUP), "the knitted runs (147m, 258p, 369s ...), in any shape that holds all three", most=3),
     Fact("declared", list_of(GROUP), "the sets declared during play, concealed kongs included",
-         counts="_declared_counts"),
+         counts="_declared_counts", most=6),
     Fact("tiles", list_of(TILE), "every tile of the hand, winning tile and declared sets included (a kong is 4)",
-         mask="_tiles_mask", counts="_tiles_counts"),
-    Fact("hand_suits", set_of(STR), "the suits (m, p, s) the hand's tiles use: len(hand_suits) == 1 for one suit"),
+         mask="_tiles_mask", counts="_tiles_counts", most=24),
+    Fact("hand_suits", set_of(STR), "the suits (m, p, s) the hand's tiles use: len(hand_suits) == 1 for one suit", most=3),
     Fact("concealed_tiles", list_of(TILE), "the tiles not in declared sets, winning tile included",
-         mask="_concealed_mask", counts="_concealed_counts"),
+         mask="_concealed_mask", counts="_concealed_counts", most=18),
     Fact("win", TILE, "the winning tile"),
     Fact("win_group", GROUP, "the group the winning tile completes in this arrangement"),
     Fact("wait", STR, "how the winning tile completed its group: edge, closed, side, single, pung or none"),
-    Fact("waits", list_of(TILE), "every tile that would have completed the hand (copies not counted)", lazy=True),
+    Fact("waits", list_of(TILE), "every tile that would have completed the hand (copies not counted)", lazy=True, most=34),
     Fact("unique_wait", BOOL, "the hand waited on exactly one tile (any shape; copies not counted)", lazy=True),
     Fact("self_drawn", BOOL, "the winning tile was drawn"),
     Fact("kong_replacement", BOOL, "won on the replacement tile after a kong"),
@@ -59,7 +61,7 @@ PATTERN_FACTS: dict[str, Fact] = {f.name: f for f in [
     Fact("seat_wind", TILE, "the winner's seat wind (1z-4z)"),
     Fact("round_wind", TILE, "the round wind (1z-4z)"),
     Fact("seat", INT, "the winner's seat number: East 1, South 2, West 3, North 4"),
-    Fact("flowers", list_of(TILE), "the winner's flowers and seasons"),
+    Fact("flowers", list_of(TILE), "the winner's flowers and seasons", most=8),
     Fact("missing_suit", STR, "the declared missing suit (m, p, s), or \"\""),
 ]}
 
