@@ -7,7 +7,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from cardavia.compiler import VariantError, compile_text, load_variant
 from cardavia.compiler.language.checker import MAX_CHARS, MAX_COST, MAX_DEPTH
 

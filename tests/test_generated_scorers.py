@@ -130,8 +130,8 @@ def test_share_common_never_shares_what_reads_a_bound_name_or_can_fail() -> None
     a = node("any(x in xs: count(y in xs: y > x) == 1) and n // m > 0")
     b = node("any(x in xs: count(y in xs: y > x) == 1) or n // m > 0")
     (a2, b2), shared = share_common([a, b], lambda part, k: f"s{k}")
-    assert [emit(s.value) for s in shared] == ["(any(((len([1 for v2_y in c.xs if (v2_y > v1_x)]) if c.xs else 0) == 1) "
-                                               "for v1_x in c.xs) if c.xs else False)"]
+    assert [emit(s.value) for s in shared] == [
+        "(any(((len([1 for v2_y in c.xs if (v2_y > v1_x)]) if c.xs else 0) == 1) for v1_x in c.xs) if c.xs else False)"]
     assert "D(c.n, c.m, '//')" in emit(a2) and "D(c.n, c.m, '//')" in emit(b2)
 
 
