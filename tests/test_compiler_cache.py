@@ -8,6 +8,8 @@ import marshal
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
+from types import SimpleNamespace
 from pathlib import Path
 
 import pytest
@@ -191,6 +193,11 @@ def test_a_damaged_scorer_in_the_entry_is_generated_again(cache_dir: Path) -> No
 # ------------------------------------------------------------ code objects
 
 
+def entry_key(code_file: Path) -> str:
+    """The key of the entry a code file belongs to (its name's first part)."""
+    return code_file.name.split(".")[0]
+
+
 def code_files(folder: Path) -> list[Path]:
     return sorted(folder.glob("v-*/*.code")) if folder.is_dir() else []
 
@@ -218,7 +225,7 @@ def test_the_scorers_code_objects_are_kept_next_to_the_entry(
     [kept] = code_files(cache_dir)
     [entry] = entries(cache_dir)
     assert kept.name == f"{entry.stem}.{sys.implementation.cache_tag}.code"
-    codes = cache.read_codes(kept)
+    codes = cache.read_codes(kept, entry_key(kept))
     assert any(mode == "exec" and name.startswith("<scorer of shape ") for mode, name, _ in codes)
     with monkeypatch.context() as m:
         refuse_compiling(m)
@@ -244,11 +251,11 @@ def test_a_damaged_or_foreign_code_file_is_ignored_and_written_again(
     fresh = scores(compile_text(shipped("mcr")), "mcr")
     scores(compile_text(shipped("mcr")), "mcr")
     [kept] = code_files(cache_dir)
-    good = cache.read_codes(kept)
+    good = cache.read_codes(kept, entry_key(kept))
     kept.write_bytes(damage(kept.read_bytes()))  # type: ignore[operator]
-    assert cache.read_codes(kept) == {}
+    assert cache.read_codes(kept, entry_key(kept)) == {}
     assert scores(compile_text(shipped("mcr")), "mcr") == fresh
-    assert cache.read_codes(kept).keys() == good.keys()  # written again, whole
+    assert cache.read_codes(kept, entry_key(kept)).keys() == good.keys()  # written again, whole
     with monkeypatch.context() as m:
         refuse_compiling(m)
         assert scores(compile_text(shipped("mcr")), "mcr") == fresh
@@ -283,3 +290,63 @@ def test_a_warm_load_compiles_no_expression_again(cache_dir: Path, monkeypatch: 
     with monkeypatch.context() as m:
         refuse_compiling(m)
         assert summary(compile_text(text, "mcr.yaml")) == fresh
+
+
+# ------------------------------------------------------------------ trust
+
+POISON = "(F_min.__globals__.__setitem__('POISONED', True) or 0)"
+
+
+def poisoned_entry(cache_dir: Path, text: str) -> None:
+    """Compile ``text`` into the cache, then make one of its stored expressions run code."""
+    compile_text(text, "hk.yaml")
+    [entry] = entries(cache_dir)
+    data = json.loads(entry.read_text(encoding="utf-8"))
+    data["expressions"][json.dumps(["settlement", "base"])]["source"] = POISON
+    entry.write_text(json.dumps(data), encoding="utf-8")
+
+
+@pytest.fixture()
+def vocabulary() -> Iterator[object]:
+    from cardavia.compiler.language import vocabulary as module
+
+    yield module
+    vars(module).pop("POISONED", None)
+
+
+def test_a_cache_folder_others_may_write_is_not_used(cache_dir: Path, monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str], vocabulary: object) -> None:
+    text = shipped("hk")
+    poisoned_entry(cache_dir, text)
+    # In a folder of the user's own, the cache is trusted: the poisoned source runs (so
+    # this test could tell if it did below).
+    compile_text(text, "hk.yaml").settlement.base.fn(None)
+    assert vars(vocabulary).pop("POISONED", False)
+    cache_dir.chmod(0o777)
+    try:
+        variant = compile_text(text, "hk.yaml")
+        assert variant.settlement.base.fn(SimpleNamespace(total=3)) == 8
+        assert "POISONED" not in vars(vocabulary)
+        assert variant.scorer.score(parse_notation("123m 456m 789m 123p 5p +5p")).total > 0
+        err = capsys.readouterr().err
+        assert err.count("warning: not using the compile cache") == 1 and str(cache_dir) in err
+        compile_text(text, "hk.yaml")  # said once
+        assert "not using" not in capsys.readouterr().err
+    finally:
+        cache_dir.chmod(0o700)
+
+
+def test_a_code_file_is_read_beside_its_own_entry_only(cache_dir: Path) -> None:
+    for name in ("hk", "sichuan"):
+        scores(compile_text(shipped(name), f"{name}.yaml"), name)
+        scores(compile_text(shipped(name), f"{name}.yaml"), name)
+    first, second = code_files(cache_dir)
+    assert cache.read_codes(first, entry_key(first))
+    assert cache.read_codes(first, entry_key(second)) == {}  # moved beside another entry: ignored
+
+
+def test_nothing_in_the_cache_is_a_pickle(cache_dir: Path) -> None:
+    compile_text(shipped("mcr"), "mcr.yaml")
+    scores(compile_text(shipped("mcr"), "mcr.yaml"), "mcr")
+    kept = [p for p in cache_dir.rglob("*") if p.is_file()]
+    assert kept and all(p.suffix in (".json", ".code", ".table") for p in kept), kept

@@ -25,13 +25,12 @@ class ExpressionError(Exception):
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    """The parser, built once per process (its tables kept in the compile cache folder)."""
+    """The parser, built once per process from the grammar (some 30 ms, only when a variant
+    is compiled anew; Lark's own cache of its tables is a pickle, which nothing here reads)."""
     from lark import Lark
 
-    from ..loading.cache import parser_cache_file
-
     return Lark(GRAMMAR_PATH.read_text(encoding="utf-8"), parser="lalr", propagate_positions=True,
-                maybe_placeholders=False, cache=parser_cache_file() or False)
+                maybe_placeholders=False)
 
 
 _TOKEN_WORDS = {

@@ -14,8 +14,9 @@ scorers, a good part of a fresh process's first hands), so the code objects Pyth
 compiled from an entry's sources are kept too, in a side file ``<key>.<tag>.code``
 (:class:`CodeStore`): ``marshal`` data, which only the Python that wrote it may read.
 Its name holds ``sys.implementation.cache_tag`` and its header Python's bytecode magic
-number and a digest of the data, so another Python never reads it and a damaged or
-foreign file is ignored and written again. Each code object is kept under the exact text,
+number and a digest of the entry's key and the data, so another Python never reads it,
+it is read beside its own entry only, and a damaged or foreign file is ignored and
+written again. Each code object is kept under the exact text,
 file name and mode it was compiled from, so a side file can never give the code of
 another source. It is filled as the sources are first compiled (a process compiling
 something the file lacks writes the file again), not when the entry is written: the JSON
@@ -31,6 +32,13 @@ cache), else ``$XDG_CACHE_HOME/cardavia``, else ``~/.cache/cardavia``. Everythin
 in a subfolder named after the compiler's version (:func:`folder`); the first process
 that writes there removes the subfolders of other versions (and the files of the
 layout before subfolders), so an upgrade does not leave dead entries behind.
+
+Trust: an entry holds code that the next process runs, as ``__pycache__`` does, so the
+cache is trusted exactly as far as its folder. It is used only when the folder (and this
+version's subfolder) belongs to the user and no one else may write it (:func:`private`;
+folders it makes are the user's alone); otherwise every variant is compiled without it,
+and a warning says so once. Nothing read from the folder is unpickled: entries are JSON,
+code files marshal data whose digest binds them to their entry, tables raw bytes.
 """
 
 from __future__ import annotations
@@ -40,6 +48,7 @@ import marshal
 import os
 import re
 import shutil
+import stat
 import sys
 import tempfile
 from collections.abc import Callable
@@ -73,9 +82,42 @@ def cache_dir() -> Path | None:
 
 
 def folder() -> Path | None:
-    """The folder of this compiler version's entries, code files and tables (None: no cache)."""
+    """The folder of this compiler version's entries, code files and tables (None: no cache,
+    or a folder this process may not trust, see :func:`private`)."""
     base = cache_dir()
-    return None if base is None else base / f"v-{compiler_version()[:16]}"
+    if base is None:
+        return None
+    where = base / f"v-{compiler_version()[:16]}"
+    for path in (base, where):
+        if os.path.lexists(path) and not private(path):
+            _distrust(path)
+            return None
+    return where
+
+
+def private(path: Path) -> bool:
+    """Whether ``path`` is a folder of this user's that no one else may write: the cache
+    holds code that is run, so it is trusted as far as its folder and no further (as
+    Python trusts ``__pycache__`` as far as the folder of the module). Where the system
+    has no owners and modes of this kind, the folder of the user's profile is trusted."""
+    if not hasattr(os, "geteuid"):  # pragma: no cover - not POSIX
+        return path.is_dir()
+    try:
+        st = os.stat(path)  # a link to a folder is judged by the folder
+    except OSError:
+        return False
+    return stat.S_ISDIR(st.st_mode) and st.st_uid == os.geteuid() and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+
+
+_distrusted: set[Path] = set()
+
+
+def _distrust(path: Path) -> None:
+    """Say once per folder that the cache is not used there."""
+    if path not in _distrusted:
+        _distrusted.add(path)
+        print(f"warning: not using the compile cache in {path}: it is not a folder of yours that only you "
+              f"may write (set {ENV_VAR} to one, or to off); compiling without it", file=sys.stderr)
 
 
 #: What other compiler versions left in the cache folder: their subfolders, and the files
@@ -89,7 +131,8 @@ _pruned = False
 def _prepare(path: Path) -> None:
     """Make this version's folder, removing what other versions left once per process."""
     global _pruned
-    path.mkdir(parents=True, exist_ok=True)
+    os.makedirs(path.parent, mode=0o700, exist_ok=True)
+    os.makedirs(path, mode=0o700, exist_ok=True)
     if _pruned:
         return
     _pruned = True
@@ -118,18 +161,6 @@ def compiler_version() -> str:
 
 def key(text: str) -> str:
     return hasher((compiler_version() + "\0" + text).encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def parser_cache_file() -> str | None:
-    """Where Lark may keep its parse tables (it checks the grammar's hash itself)."""
-    where = folder()
-    if where is None:
-        return None
-    try:
-        _prepare(where)
-    except OSError:
-        return None
-    return str(where / f"expression-parser-py{sys.version_info[0]}{sys.version_info[1]}.lark-cache")
 
 
 # ------------------------------------------------------------------ entries
@@ -201,7 +232,7 @@ def code_file(entry_key: str) -> Path | None:
     return where / f"{entry_key}.{tag}.code"
 
 
-def read_codes(path: Path) -> dict[CodeKey, CodeType]:
+def read_codes(path: Path, entry_key: str) -> dict[CodeKey, CodeType]:
     """The code objects kept in ``path``; empty when it is missing, damaged or foreign."""
     try:
         with open(path, "rb") as f:
@@ -209,7 +240,8 @@ def read_codes(path: Path) -> dict[CodeKey, CodeType]:
     except OSError:
         return {}
     head = len(CODE_HEADER)
-    if blob[:head] != CODE_HEADER or hasher(blob[head + 32:]).digest() != blob[head:head + 32]:
+    # The digest covers the entry's key: a code file is read only beside its own entry.
+    if blob[:head] != CODE_HEADER or hasher(entry_key.encode() + blob[head + 32:]).digest() != blob[head:head + 32]:
         return {}
     try:
         codes = marshal.loads(blob[head + 32:])
@@ -232,6 +264,7 @@ class CodeStore:
     """
 
     def __init__(self, entry_key: str) -> None:
+        self.key = entry_key
         self.path = code_file(entry_key)
         self._codes: dict[CodeKey, CodeType] | None = None  # read on first use
         self.changed = False
@@ -239,7 +272,7 @@ class CodeStore:
     @property
     def codes(self) -> dict[CodeKey, CodeType]:
         if self._codes is None:
-            self._codes = read_codes(self.path) if self.path is not None else {}
+            self._codes = read_codes(self.path, self.key) if self.path is not None else {}
         return self._codes
 
     def compile(self, source: str, filename: str, mode: str) -> CodeType:
@@ -258,7 +291,7 @@ class CodeStore:
             return False
         data = marshal.dumps(self.codes)
         self.changed = False
-        return _write_atomically(self.path, CODE_HEADER + hasher(data).digest() + data)
+        return _write_atomically(self.path, CODE_HEADER + hasher(self.key.encode() + data).digest() + data)
 
 
 class StoredSource(dict):
