@@ -9,8 +9,8 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
-from types import SimpleNamespace
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from cardavia.compiler import VariantError, compile_text, parse_notation
