@@ -46,6 +46,8 @@ def load_variant(name_or_path: str) -> CompiledVariant:
     path = resolve(name_or_path)
     try:
         st = path.stat()
-    except OSError:
+    except FileNotFoundError:
         raise VariantError([Problem(str(path), 1, 1, "no such file")]) from None
+    except (OSError, ValueError):  # the reader says what is wrong (a loop of links, a NUL...)
+        return compile_file(path)
     return _load(str(path), st.st_mtime_ns, st.st_size)

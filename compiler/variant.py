@@ -8,6 +8,8 @@ once, each at its file:line:column.
 from __future__ import annotations
 
 import json
+import os
+import stat
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -456,12 +458,37 @@ def compile_text(text: str, file: str = "<variant>", *, use_cache: bool = True) 
     return variant
 
 
-def compile_file(path: str | Path) -> CompiledVariant:
+#: The largest variant file read (the shipped ones are under 40 kB): checked before reading,
+#: so that a device or a huge file is refused at once.
+MAX_FILE_BYTES = 1_000_000
+
+
+def read_variant_file(path: str | Path) -> str:
+    """The text of a variant file: a regular file of at most :data:`MAX_FILE_BYTES`, UTF-8."""
     p = Path(path)
+    where = str(p)
     try:
-        text = p.read_text(encoding="utf-8")
+        st = os.stat(p)
+        if not stat.S_ISREG(st.st_mode):
+            raise VariantError([Problem(where, 1, 1, "not a regular file: expected a variant's YAML file")])
+        if st.st_size > MAX_FILE_BYTES:
+            raise VariantError([Problem(where, 1, 1, f"the file holds {st.st_size:,} bytes, more than a variant "
+                                                     f"description needs: expected at most {MAX_FILE_BYTES:,}")])
+        with open(p, "rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
-        raise VariantError([Problem(str(p), 1, 1, "no such file")]) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise VariantError([Problem(str(p), 1, 1, f"cannot read the file: {exc}")]) from None
-    return compile_text(text, str(p))
+        raise VariantError([Problem(where, 1, 1, "no such file")]) from None
+    except (OSError, ValueError) as exc:  # a loop of links, a name with a NUL, no permission...
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise VariantError([Problem(where, 1, 1, f"cannot read the file: {reason}")]) from None
+    if len(data) > MAX_FILE_BYTES:  # grew while being read
+        raise VariantError([Problem(where, 1, 1, f"the file holds more than {MAX_FILE_BYTES:,} bytes")])
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise VariantError([Problem(where, line, 1, f"the file is not UTF-8 text (byte {exc.start})")]) from None
+
+
+def compile_file(path: str | Path) -> CompiledVariant:
+    return compile_text(read_variant_file(path), str(path))

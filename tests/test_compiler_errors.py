@@ -393,10 +393,10 @@ def test_missing_file(tmp_path: Path) -> None:
 
 def test_file_that_is_not_utf8(tmp_path: Path) -> None:
     path = tmp_path / "latin.yaml"
-    path.write_bytes(b"id: \xe9\xe8\n")
+    path.write_bytes(b"id: x\nname: \xe9\xe8\n")
     with pytest.raises(VariantError) as info:
         compile_file(path)
-    assert "cannot read the file" in str(info.value)
+    assert f"{path}:2:1: the file is not UTF-8 text" in str(info.value)
 
 
 def test_check_prints_every_problem_and_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import Report
-from .source import Source
+from .source import Source, shorten
 
 if TYPE_CHECKING:  # pragma: no cover
     from jsonschema.exceptions import ValidationError
@@ -63,7 +63,7 @@ def _got(instance: Any) -> str:
     if isinstance(instance, (dict, list)):
         return "a mapping" if isinstance(instance, dict) else "a list"
     if isinstance(instance, str):
-        return f"the text {instance!r}"
+        return f"the text {shorten(repr(instance))}"
     if instance is None:
         return "nothing"
     return f"{instance!r}"

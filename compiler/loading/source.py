@@ -7,6 +7,7 @@ so every later stage can point at the exact place in the file.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -150,6 +151,13 @@ def _loader() -> type:
 
 #: Most nodes a file may expand to: aliases can make a small file enormous ("billion laughs").
 MAX_NODES = 200_000
+#: A lone UTF-16 surrogate: YAML's escapes can write one, but it is not text (it cannot be printed).
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def shorten(text: str, width: int = 80) -> str:
+    """``text`` for a message: whole when short, else its start and end around an ellipsis."""
+    return text if len(text) <= width else f"{text[:width // 2]}...{text[-width // 4:]} ({len(text):,} characters)"
 
 
 class _Builder:
@@ -199,12 +207,18 @@ class _Builder:
         if isinstance(node, yaml.SequenceNode):
             return [self.build(child, path + (i,)) for i, child in enumerate(node.value)]
         try:
-            return self.loader.construct_object(node, deep=True)
+            value = self.loader.construct_object(node, deep=True)
         except (yaml.YAMLError, ValueError, TypeError, OverflowError) as exc:
-            # an explicit tag that does not fit its value, e.g. !!int abc
-            reason = getattr(exc, "problem", None) or str(exc)
-            self.problem(node, f"cannot read the value {node.value!r} as {node.tag}: {reason}")
+            # an explicit tag that does not fit its value (!!int abc), a number of 5,000 digits
+            reason = shorten(getattr(exc, "problem", None) or str(exc))
+            self.problem(node, f"cannot read the value {shorten(repr(node.value))} as {node.tag}: {reason}")
             return node.value
+        bad = _SURROGATE.search(value) if isinstance(value, str) else None
+        if bad is not None:  # "\ud800" in a quoted text
+            self.problem(node, f"the text holds U+{ord(bad[0]):04X}, half of a UTF-16 pair, which is not a "
+                               "character: expected text")
+            return _SURROGATE.sub("\ufffd", value)
+        return value
 
 
 def _syntax_problem(file: str, exc: yaml.MarkedYAMLError) -> Problem:
