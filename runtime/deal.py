@@ -675,7 +675,10 @@ class Deal:
             self._replacement(seat)
             return
         meld = next(m for m in self.melds[seat] if m.kind == "pung" and self.kinds[m.ids[0]] == kind)
-        tid = self.drawn if self.drawn is not None and self.kinds[self.drawn] == kind else self._ids_of(seat, kind, 1)[0]
+        if self.drawn is not None and self.kinds[self.drawn] == kind:
+            tid = self.drawn
+        else:
+            tid = self._ids_of(seat, kind, 1)[0]
         if self.play.kongs.get("robbing", True):
             decisions: dict[int, Decision] = {}
             results: dict[int, _Win] = {}

@@ -44,7 +44,8 @@ def load_scenario(obj: Any) -> tuple[Deal, list[_Script]]:
         raise ScenarioError("a scenario is a JSON object with 'variant', 'wall' or 'seed', and 'actions'")
     name = obj.get("variant")
     if not isinstance(name, str):
-        raise ScenarioError(f"'variant' is required: a shipped variant name ({', '.join(shipped_variants())}) or a path")
+        shipped = ", ".join(shipped_variants())
+        raise ScenarioError(f"'variant' is required: a shipped variant name ({shipped}) or a path")
     try:
         variant = load_variant(name)
     except VariantError as exc:

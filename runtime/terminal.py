@@ -67,7 +67,8 @@ def _meld_text(deal: Deal, seat: int) -> str:
 def _legend(deal: Deal) -> str:
     """What the codes mean, for the groups this variant's tile set has."""
     present = set(deal.kinds)
-    parts = [f"{suit} {SUIT_NAMES[suit]}" for i, suit in enumerate(SUITS) if any(9 * i <= k < 9 * i + 9 for k in present)]
+    parts = [f"{suit} {SUIT_NAMES[suit]}" for i, suit in enumerate(SUITS)
+             if any(9 * i <= k < 9 * i + 9 for k in present)]
     if any(27 <= k < 31 for k in present):
         parts.append("1-4z winds E S W N")
     if any(31 <= k < 34 for k in present):
@@ -92,7 +93,8 @@ class TerminalPlayer:
         for seat in (1, 2, 3):
             status = " WON" if deal.won[seat] else ""
             missing = f" · missing {deal.missing[seat]}" if deal.missing[seat] else ""
-            say(f"  {_name(deal, seat):<14} {len(deal.hands[seat]):>2} tiles{status}{missing} · sets {_meld_text(deal, seat)}"
+            say(f"  {_name(deal, seat):<14} {len(deal.hands[seat]):>2} tiles{status}{missing}"
+                f" · sets {_meld_text(deal, seat)}"
                 f" · flowers {' '.join(deal.codes[t] for t in deal.flowers[seat]) or '-'}")
             say(f"  {'':<14} discards: {' '.join(deal.codes[t] for t in deal.rivers[seat]) or '-'}")
         missing = f" · missing suit {deal.missing[HUMAN]}" if deal.missing[HUMAN] else ""

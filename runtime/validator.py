@@ -187,7 +187,8 @@ def validate(variant: Any, wall: Sequence[int], dealer: int, events: Sequence[di
     for s in range(n):
         places += hands[s] + rivers[s] + flowers[s] + [x for m in melds[s] for x in m[1]]
     if sorted(places) != list(range(len(kinds))):
-        problems.append(f"tiles not conserved: {len(places)} placed, {len(set(places))} distinct, {len(kinds)} expected")
+        problems.append(f"tiles not conserved: {len(places)} placed, {len(set(places))} distinct, "
+                        f"{len(kinds)} expected")
     if sum(paid) != 0:
         problems.append(f"payments do not sum to zero: {paid}")
     if deltas is not None and list(deltas) != paid:

@@ -9,6 +9,7 @@ one, and exits 0: a batch never stops on one bad request.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import io
 import json
@@ -34,7 +35,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Score one hand written in hand notation (e.g. \"12345678m 55s [777z] 2f +9m\"), "
                     "or with --jsonl one JSON request per line of standard input.")
     p.add_argument("variant", metavar="VARIANT", help="hk, mcr, sichuan, or a path to a YAML file")
-    p.add_argument("hand", nargs="?", help="the hand: concealed tiles, [exposed] and {concealed kong} sets, +winning tile")
+    p.add_argument("hand", nargs="?",
+                   help="the hand: concealed tiles, [exposed] and {concealed kong} sets, +winning tile")
     p.add_argument("--self-drawn", action="store_true", help="the winning tile was drawn")
     p.add_argument("--seat", choices="ESWN", default="E", help="seat wind (default E)")
     p.add_argument("--round", choices="ESWN", default="E", help="round wind (default E)")
@@ -64,10 +66,8 @@ def result_json(variant: Any, hand: Hand, details: bool = False) -> dict[str, An
     result = variant.scorer.score(hand)
     out = result.as_json()
     if result.valid:
-        try:
+        with contextlib.suppress(ArithmeticError):
             out["base"] = variant.settlement.base.fn(_Total(result.total))
-        except ArithmeticError:
-            pass
     if details:
         out["arrangement"] = result.arrangement
         out["shape"] = result.shape

@@ -27,6 +27,11 @@ def _families(variants: list[Any]) -> dict[str, list[Any]]:
     return out
 
 
+def _nav(games: list[Any], current: str | None, prefix: str = "") -> list[NavLink]:
+    """The links to every game of a language's pages, ``current`` marked."""
+    return [NavLink(f"{prefix}{g.variant}.html", g.name, g.variant == current) for g in games]
+
+
 def build_site(out: str | Path, variants: list[Any] | None = None,
                languages: tuple[Language, ...] = LANGUAGES) -> list[Path]:
     """Write the site under ``out``; returns the files written."""
@@ -45,17 +50,13 @@ def build_site(out: str | Path, variants: list[Any] | None = None,
     for lang in languages:
         docs = [family_document(members, lang) for members in families.values()]
         games = [g for doc in docs for g in doc.games]
-
-        def nav(current: str | None, prefix: str = "") -> list[NavLink]:
-            return [NavLink(f"{prefix}{g.variant}.html", g.name, g.variant == current) for g in games]
-
         for family, members in families.items():
             write(f"{lang.tag}/{family}.html", render_family(members, lang, site_page=f"{family}.html",
-                                                             home="index.html", nav=nav(None)))
+                                                             home="index.html", nav=_nav(games, None)))
             for v in members:
                 write(f"{lang.tag}/{v.id}.html", render_game(v, lang, "html", site_page=f"{v.id}.html",
-                                                             home="index.html", nav=nav(v.id)))
-        write(f"{lang.tag}/index.html", render_index(docs, lang, nav=nav(None)))
+                                                             home="index.html", nav=_nav(games, v.id)))
+        write(f"{lang.tag}/index.html", render_index(docs, lang, nav=_nav(games, None)))
         if lang == LANGUAGES[0]:
-            write("index.html", render_root(docs, nav=nav(None, f"{lang.tag}/")))
+            write("index.html", render_root(docs, nav=_nav(games, None, f"{lang.tag}/")))
     return written
