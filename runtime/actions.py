@@ -104,10 +104,12 @@ class Decision:
         opts = ", ".join(dict.fromkeys(o.label() for o in self.options))
         if self.kind == "turn":
             what = "its turn"
-        elif self.kind == "claim":
-            what = f"the discard of {CODES[self.tile]} by seat {self.from_seat}"  # type: ignore[index]
-        elif self.kind == "rob":
-            what = f"the kong of {CODES[self.tile]} added by seat {self.from_seat}"  # type: ignore[index]
+        elif self.kind in ("claim", "rob"):
+            assert self.tile is not None  # a claim or rob decision names its tile
+            if self.kind == "claim":
+                what = f"the discard of {CODES[self.tile]} by seat {self.from_seat}"
+            else:
+                what = f"the kong of {CODES[self.tile]} added by seat {self.from_seat}"
         else:
             what = "the choice of a missing suit"
         return f"seat {self.seat} is asked about {what} (options: {opts})"

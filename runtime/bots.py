@@ -90,7 +90,7 @@ class Evaluator:
             t0, t1, t2, t3 = get(keys[0]), get(keys[1]), get(keys[2]), get(keys[3])
             if t0 is None or t1 is None or t2 is None or t3 is None:
                 t0, t1, t2, t3 = (table_of(key) for key in keys)
-            rests = rests_of((t0, t1, t2, t3))  # type: ignore[arg-type]
+            rests = rests_of((t0, t1, t2, t3))
             drops: list[Any] = [None, None, None, None]
             evals = _EVAL_IDS
             needs = [sets - melds for sets in self.standard]
@@ -200,6 +200,8 @@ class BaselineBot:
             elif o.do == "kong":
                 kongs.append(o)
         keys = deal.keys[seat] if hasattr(deal, "keys") else None
+        # kinds is list[int | None] to mypy: Action.tile is None only for options that are not
+        # discards or kongs, and this hot loop does not test every option for it.
         best, kind = self._best_discard(ev, counts, melds, kinds, keys,  # type: ignore[arg-type]
                                         self._steers(deal))
         for o in kongs:

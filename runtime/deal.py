@@ -237,23 +237,27 @@ class Deal:
             if decision is None:
                 asked = "; ".join(d.describe() for d in self.pending())
                 raise IllegalAction(f"seat {seat} is not asked to decide now ({asked})")
+        option: Action | None
         if decision is self._turn_decision and action.do == "discard" and action.tile in self._turn_discards:
-            option = _DISCARDS[action.tile]  # type: ignore[index]  # the option itself (a set lookup)
+            option = _DISCARDS[action.tile]  # the option itself (a set lookup)
         else:
             option = decision.find(action)
             if option is None:
                 raise IllegalAction(f"{action.label()} is not a legal answer: {decision.describe()}")
+        # The ignores below: an option names what its ``do`` needs (a discard or kong its tile, a
+        # missing_suit its suit), which Action's optional fields cannot say, and this path runs
+        # once per decision, so it does not test them again.
         tid = None
         if action.do == "discard":
-            tid = self._discard_id(seat, option.tile, action.id)  # type: ignore[arg-type]
+            tid = self._discard_id(seat, option.tile, action.id)  # type: ignore[arg-type]  # a discard: tile set
         self._record.append((seat, option, tid))
         if decision.kind == "missing_suit":
-            self._declare_missing(seat, option.suit)  # type: ignore[arg-type]
+            self._declare_missing(seat, option.suit)  # type: ignore[arg-type]  # a missing_suit: suit set
         elif decision.kind == "turn":
             if option.do == "discard":
-                self._discard(seat, tid)  # type: ignore[arg-type]
+                self._discard(seat, tid)  # type: ignore[arg-type]  # set above for a discard
             elif option.do == "kong":
-                self._own_kong(seat, option.tile)  # type: ignore[arg-type]
+                self._own_kong(seat, option.tile)  # type: ignore[arg-type]  # a kong: tile set
             else:
                 self._self_drawn_win(seat)
         else:
@@ -372,9 +376,10 @@ class Deal:
         table = self.variant.table
         seats = [(self.dealer + i) % self.n for i in range(self.n)]
         for seat in seats:
-            ids = [self._take(False) for _ in range(table.other_tiles)]
-            self.hands[seat] = ids  # type: ignore[assignment]
-            self._event(type="deal", seat=seat, ids=list(ids), tiles=[self.codes[t] for t in ids])  # type: ignore[index]
+            ids = self.wall[self.front:self.front + table.other_tiles]  # the compiler checks the deal fits
+            self.front += len(ids)
+            self.hands[seat] = ids
+            self._event(type="deal", seat=seat, ids=list(ids), tiles=[self.codes[t] for t in ids])
         extra = None
         for _ in range(table.dealer_tiles - table.other_tiles):
             extra = self._take(False)
@@ -462,7 +467,8 @@ class Deal:
 
     # ------------------------------------------------------------------ wins
 
-    def _hand(self, seat: int, kind: int, self_drawn: bool, **flags: bool) -> Hand:
+    def _hand(self, seat: int, kind: int, self_drawn: bool, *, kong_replacement: bool = False,
+              robbing_kong: bool = False, last_wall_tile: bool = False, last_tile_of_kind: bool = False) -> Hand:
         concealed = [self.kinds[t] for t in self.hands[seat]]
         if self_drawn:
             concealed.remove(kind)
@@ -470,7 +476,9 @@ class Deal:
                       for m in self.melds[seat])
         return Hand(tuple(concealed), melds, kind, tuple(self.kinds[t] for t in self.flowers[seat]),
                     self_drawn=self_drawn, seat_wind=self.seat_wind(seat),
-                    round_wind=self.variant.table.round_wind, missing_suit=self.missing[seat], **flags)
+                    round_wind=self.variant.table.round_wind, missing_suit=self.missing[seat],
+                    kong_replacement=kong_replacement, robbing_kong=robbing_kong, last_wall_tile=last_wall_tile,
+                    last_tile_of_kind=last_tile_of_kind)
 
     def _try_win(self, seat: int, kind: int, self_drawn: bool, robbing: bool = False) -> _Win | None:
         """The score of ``seat`` winning on ``kind`` now, or None when that is not a valid win."""

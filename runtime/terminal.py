@@ -129,8 +129,8 @@ class TerminalPlayer:
 
     def _turn(self, deal: Deal, decision: Decision) -> Action:
         hand = self.hand(deal)
-        discards = {o.tile for o in decision.options if o.do == "discard"}
-        kongs = [o for o in decision.options if o.do == "kong"]
+        discards = {o.tile for o in decision.options if o.do == "discard" and o.tile is not None}
+        kongs = [(CODES[o.tile], o) for o in decision.options if o.do == "kong" and o.tile is not None]
         can_win = any(o.do == "win" for o in decision.options)
         drawn = decision.drawn
         default = drawn if drawn is not None and deal.kinds[drawn] in discards else None
@@ -144,8 +144,8 @@ class TerminalPlayer:
             hints.append(f"Enter to discard {deal.codes[default]}")
         if can_win:
             hints.append("w to declare a win")
-        for o in kongs:
-            hints.append(f"k {CODES[o.tile]} to declare a kong")  # type: ignore[index]
+        for kong_code, _ in kongs:
+            hints.append(f"k {kong_code} to declare a kong")
         if len(discards) < len({deal.kinds[t] for t in hand}):
             hints.append("only " + " ".join(CODES[k] for k in sorted(discards)) + " may be discarded now")
         while True:
@@ -158,11 +158,11 @@ class TerminalPlayer:
                 continue
             if low.startswith("k"):
                 code = low[1:].strip()
-                match = [o for o in kongs if not code or CODES[o.tile] == code]  # type: ignore[index]
+                match = [o for kong_code, o in kongs if not code or kong_code == code]
                 if len(match) == 1:
                     return match[0]
                 self.screen.say("  no kong is possible now" if not kongs else
-                                "  say which kong: " + ", ".join(f"k {CODES[o.tile]}" for o in kongs))  # type: ignore[index]
+                                "  say which kong: " + ", ".join(f"k {kong_code}" for kong_code, _ in kongs))
                 continue
             if not answer and default is not None:
                 tid = default
@@ -181,8 +181,9 @@ class TerminalPlayer:
                 return Action("discard", tile=kind, id=tid)
 
     def _claim(self, deal: Deal, decision: Decision) -> Action:
-        tile = CODES[decision.tile]  # type: ignore[index]
-        who = _name(deal, decision.from_seat)  # type: ignore[arg-type]
+        assert decision.tile is not None and decision.from_seat is not None  # a claim or rob names both
+        tile = CODES[decision.tile]
+        who = _name(deal, decision.from_seat)
         if decision.kind == "rob":
             what = f"{who} adds {tile} to a pung: you can win by robbing the kong."
         else:
