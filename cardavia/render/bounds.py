@@ -46,7 +46,7 @@ class _Reader:
             return None
         kind = tree.data
         if kind == "int_":
-            return int(tree.children[0])
+            return int(str(tree.children[0]))
         if kind == "name":
             name = str(tree.children[0])
             if name in GROUP_LISTS:

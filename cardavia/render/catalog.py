@@ -22,12 +22,12 @@ from __future__ import annotations
 import gettext
 import io
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from string import Formatter
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from babel.lists import format_list
 from babel.messages.catalog import Catalog
@@ -75,7 +75,7 @@ class _SafeFormatter(Formatter):
     """``str.format`` that leaves an unknown placeholder visible instead of failing:
     a translator's typo must not break a page."""
 
-    def get_value(self, key: Any, args: Any, kwargs: dict[str, Any]) -> Any:
+    def get_value(self, key: int | str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
         if isinstance(key, str):
             return kwargs.get(key, "{" + key + "}")
         return super().get_value(key, args, kwargs)
@@ -145,6 +145,15 @@ def _same(text: str) -> str:
     return text
 
 
+class JinjaCallables(TypedDict):
+    """The four lookups Jinja2's i18n extension installs (``install_gettext_callables``)."""
+
+    gettext: Callable[[str], str]
+    ngettext: Callable[[str, str, int], str]
+    pgettext: Callable[[str, str], str]
+    npgettext: Callable[[str, str, str, int], str]
+
+
 class Translator:
     """Lookups for one language. Placeholders are ``{name}``, filled from keywords."""
 
@@ -179,7 +188,7 @@ class Translator:
         return is_translated(self.catalog, context, message)
 
     # Helpers that use CLDR data.
-    def join(self, items: Iterable[str], style: str = "standard") -> str:
+    def join(self, items: Iterable[str], style: Literal["standard", "or"] = "standard") -> str:
         """A localized list: "a, b and c" (style "or": "a, b or c")."""
         items = [i for i in items if i]
         if not items:
@@ -187,7 +196,7 @@ class Translator:
         return format_list(items, style=style, locale=self.lang.locale)
 
     # Jinja2's i18n extension calls these (newstyle: placeholders as %(name)s).
-    def jinja_callables(self) -> dict[str, Any]:
+    def jinja_callables(self) -> JinjaCallables:
         t, finish = self._t, self._finish
         return {"gettext": lambda m: finish(t.gettext(m)),
                 "ngettext": lambda s, p, n: finish(t.ngettext(s, p, n)),

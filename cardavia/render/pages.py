@@ -7,10 +7,11 @@ functions for every page of the static site.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, cast
 
 import jinja2
 
@@ -26,6 +27,16 @@ TEMPLATES = Path(__file__).with_name("templates")
 
 class UnknownFormat(ValueError):
     """An output format the renderer does not write."""
+
+
+class _I18nEnvironment(Protocol):
+    """What ``jinja2.ext.i18n`` adds to an Environment (through ``Environment.extend``, which
+    the type stubs cannot see)."""
+
+    def install_gettext_callables(self, gettext: Callable[[str], str], ngettext: Callable[[str, str, int], str],
+                                  newstyle: bool | None = None,
+                                  pgettext: Callable[[str, str], str] | None = None,
+                                  npgettext: Callable[[str, str, str, int], str] | None = None) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -55,8 +66,9 @@ def _environment(tag: str, html: bool) -> jinja2.Environment:
         keep_trailing_newline=True, undefined=jinja2.StrictUndefined,
     )
     callables = translator(tag).jinja_callables()
-    env.install_gettext_callables(callables["gettext"], callables["ngettext"], newstyle=True,
-                                  pgettext=callables["pgettext"], npgettext=callables["npgettext"])
+    cast(_I18nEnvironment, env).install_gettext_callables(
+        callables["gettext"], callables["ngettext"], newstyle=True,
+        pgettext=callables["pgettext"], npgettext=callables["npgettext"])
     env.filters["md_cell"] = lambda s: str(s).replace("|", "\\|").replace("\n", " ")
     env.filters["wrap"] = _wrap
     env.filters["columns"] = _columns

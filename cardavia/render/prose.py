@@ -43,10 +43,10 @@ class Prose:
         return self.t._("{n} {unit}", n=n, unit=self.unit(n))
 
     def pattern_name(self, p: PatternFact | str) -> str:
-        p = self.f.pattern(p) if isinstance(p, str) else p
-        if p is None:
+        fact = self.f.pattern(p) if isinstance(p, str) else p
+        if fact is None:
             return ""
-        return self.vtext(roles.PATTERN_NAME, p.name)
+        return self.vtext(roles.PATTERN_NAME, fact.name)
 
     def shape_name(self, s: ShapeFact) -> str:
         return self.vtext(roles.SHAPE_NAME, s.name or humanize(s.id))
@@ -100,7 +100,8 @@ class Prose:
             ({k for k in range(34) if is_wind(k)}, t._("every wind")),
             ({k for k in range(34) if is_dragon(k)}, t._("every dragon")),
         ]
-        parts, covered = [], set()
+        parts: list[str] = []
+        covered: set[int] = set()
         for kinds_, words in categories:
             if kinds_ <= want and not kinds_ <= covered:
                 parts.append(words)
