@@ -169,7 +169,9 @@ class LineEncoder:
             return _NOT_A_WIN
         scored = ev.scored
         try:
-            body = ", ".join(map(self.fans.get, scored))
+            # A piece not kept yet is None and join raises TypeError: the fallback below, kept
+            # off the common path (no test per piece), so str | None is meant here.
+            body = ", ".join(map(self.fans.get, scored))  # type: ignore[arg-type]
         except TypeError:  # a piece not kept yet (None)
             get = self.fans.get
             body = ", ".join([get(s) or self._fan(s) for s in scored])
