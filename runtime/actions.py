@@ -24,7 +24,7 @@ class ActionError(ValueError):
     """An action object that cannot be read (bad JSON shape, unknown tile...)."""
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class Action:
     do: str
     tile: int | None = None
@@ -88,7 +88,9 @@ class Action:
         return cls(do, tile, tiles or (), suit, tid)
 
 
-@dataclass
+# Not frozen: the deal makes one or more per turn, and a frozen __init__ (object.__setattr__
+# per field) is measurably slower there; nothing assigns its fields after construction.
+@dataclass(slots=True)
 class Decision:
     """What the runtime asks one seat, with every legal answer."""
 

@@ -43,7 +43,7 @@ _CHOW_PAIRS = tuple(tuple((k + a, k + b) for a, b in ((-2, -1), (-1, 1), (1, 2))
 _Win = tuple[ScoreResult, dict[str, bool]]
 
 
-@dataclass
+@dataclass(slots=True)
 class MeldRec:
     """A declared set on the table: physical ids, and where a claimed tile came from."""
 
@@ -59,7 +59,7 @@ class MeldRec:
                 "concealed": self.concealed, "from": self.from_seat, "claimed": self.claimed, "kong": self.kong}
 
 
-@dataclass
+@dataclass(slots=True, frozen=True)
 class WinRec:
     seat: int
     from_seat: int | None
@@ -76,7 +76,8 @@ class WinRec:
                 "payments": [p.to_json() for p in self.payments]}
 
 
-@dataclass
+# Not frozen, like Decision: one is made for every discard that someone can claim.
+@dataclass(slots=True)
 class _Claim:
     kind: str  # "claim" (a discard) or "rob" (a tile added to a kong)
     seat: int  # the discarder, or the player adding to a kong

@@ -13,7 +13,7 @@ from typing import Any
 from cardavia.compiler.settlement import PairRule, RefundRule, Settlement
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class Payment:
     payer: int
     payee: int
@@ -31,7 +31,7 @@ class _Names:
         self.__dict__.update(values)
 
 
-@dataclass
+@dataclass(slots=True, frozen=True)
 class PlayerFacts:
     """A PLAYER object for end-of-wall rules (attributes documented in ``PLAYER_ATTRS``)."""
 

@@ -33,7 +33,7 @@ def deal_seed(seed: int, index: int) -> int:
     return x >> 1
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class Setup:
     variant: str
     seed: int
@@ -77,7 +77,7 @@ def play_one(setup: Setup, index: int) -> dict[str, Any]:
     }
 
 
-@dataclass
+@dataclass(slots=True)
 class Summary:
     deals: int = 0
     wins_by_seat: list[int] = field(default_factory=list)  # one per seat (simulate sizes them)

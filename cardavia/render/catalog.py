@@ -247,7 +247,7 @@ def tradition_context(role: str, unit: str) -> str:
     return f"{role} | {unit}"
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class VariantMessage:
     """One text a variant file contributes to its pages."""
 

@@ -14,14 +14,14 @@ from cardavia.compiler.model.tiles import TILE_GROUPS, WIND_LETTERS
 from .bounds import can_repeat
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class TileGroupFact:
     group: str  # characters, dots, bamboo, winds, dragons, flowers, seasons
     copies: int
     kinds: int  # how many tile kinds the group has
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class ShapeFact:
     """A winning shape as the shape itself says what it is made of (``Shape.parts``)."""
 
@@ -37,7 +37,7 @@ class ShapeFact:
     max_melds: int
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class PatternFact:
     id: str
     name: str
@@ -54,7 +54,7 @@ class PatternFact:
     combination: str | None
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class PaymentFact:
     when: str | None  # condition text, None: always
     payer: str  # compiler.settlement.PAYERS
@@ -62,7 +62,7 @@ class PaymentFact:
     kong: str | None = None  # exposed / added / concealed for kong payments
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class ExhaustedFact:
     reason: str
     refund_when: str | None = None  # a refund rule: who refunds kong income
@@ -71,7 +71,7 @@ class ExhaustedFact:
     amount: str | None = None
 
 
-@dataclass
+@dataclass(slots=True, frozen=True)
 class VariantFacts:
     id: str
     name: str
@@ -187,7 +187,7 @@ def facts_of(variant: Any) -> VariantFacts:
     )
 
 
-@dataclass
+@dataclass(slots=True, frozen=True)
 class FamilyFacts:
     """A family page ("China · 144 tiles"): the games of one family and their tiles."""
 

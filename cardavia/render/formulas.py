@@ -26,7 +26,7 @@ Phrase = Callable[[Translator, str], str]  # (translator, the unit word) -> phra
 Clause = Callable[[Translator], tuple[str, str]]
 
 
-@dataclass
+@dataclass(slots=True, frozen=True)
 class Vocabulary:
     numbers: dict[str, Phrase] = field(default_factory=dict)
     flags: dict[str, Clause] = field(default_factory=dict)

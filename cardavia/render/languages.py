@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class Language:
     tag: str  # BCP 47, e.g. "zh-Hant"
     locale: str  # Babel / gettext locale, e.g. "zh_Hant"

@@ -39,7 +39,7 @@ class _I18nEnvironment(Protocol):
                                   npgettext: Callable[[str, str, str, int], str] | None = None) -> None: ...
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class NavLink:
     """One link of the games' navigation at the top of a page."""
 
@@ -48,7 +48,7 @@ class NavLink:
     current: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class Switch:
     """One entry of the language switcher."""
 
