@@ -13,10 +13,13 @@ the reported deltas. It returns the list of violations (empty when the deal is s
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardavia.compiler.model.hand import Hand, HandError, Meld
 from cardavia.compiler.shapes.arrangements import completes
+
+if TYPE_CHECKING:
+    from cardavia.compiler.variant import CompiledVariant
 
 #: The events that a seat takes part in (``seat``); ``pay`` and ``end`` name none.
 _SEATED = frozenset({"deal", "draw", "flower", "discard", "chow", "pung", "kong", "win", "missing_suit"})
@@ -31,7 +34,7 @@ def _shape_ok(kind: str, kinds: list[int]) -> bool:
     return len(kinds) == need and len(set(kinds)) == 1
 
 
-def validate(variant: Any, wall: Sequence[int], dealer: int, events: Sequence[dict[str, Any]],
+def validate(variant: CompiledVariant, wall: Sequence[int], dealer: int, events: Sequence[dict[str, Any]],
              deltas: Sequence[int] | None = None) -> list[str]:
     """Violations found replaying ``events`` of a deal dealt from ``wall`` (physical ids)."""
     kinds = variant.tiles.kinds
@@ -145,8 +148,10 @@ def validate(variant: Any, wall: Sequence[int], dealer: int, events: Sequence[di
                 melds[seat].append(("kong", ids, True))
             else:
                 added = ev.get("added")
-                pung = next((m for m in melds[seat] if m[0] == "pung" and kinds[m[1][0]] == kinds[added]), None)
-                if added not in hands[seat] or pung is None:
+                pung = None
+                if isinstance(added, int) and added in hands[seat]:
+                    pung = next((m for m in melds[seat] if m[0] == "pung" and kinds[m[1][0]] == kinds[added]), None)
+                if added is None or pung is None:
                     fail(i, f"seat {seat} cannot add tile {added} to a pung")
                     continue
                 hands[seat].remove(added)
@@ -207,7 +212,7 @@ def validate(variant: Any, wall: Sequence[int], dealer: int, events: Sequence[di
     return problems
 
 
-def validate_result(variant: Any, result: dict[str, Any], wall_codes: Sequence[str] | None = None,
+def validate_result(variant: CompiledVariant, result: dict[str, Any], wall_codes: Sequence[str] | None = None,
                     wall_ids: Sequence[int] | None = None) -> list[str]:
     """:func:`validate` for a replay result object (the wall as ids, or as codes)."""
     if wall_ids is None:

@@ -17,12 +17,12 @@ from cardavia.runtime.wall import shuffled_wall
 @pytest.fixture(scope="module")
 def played() -> tuple[Any, list[int], Deal]:
     variant = load_variant("hk")
-    for seed in range(50):  # a deal that someone wins on a discard: claims, a win and payments
+    for seed in range(100):  # a deal with a pung that someone wins on a discard (and so payments)
         wall = shuffled_wall(variant.tiles, seed)
         deal = play_deal(Deal(variant, wall, 0), [BaselineBot(seed * 4 + s) for s in range(4)])
-        if any(w.from_seat is not None for w in deal.wins):
+        if any(w.from_seat is not None for w in deal.wins) and any(e["type"] == "pung" for e in deal.events):
             return variant, wall, deal
-    raise AssertionError("no deal of the first 50 seeds was won on a discard")
+    raise AssertionError("no deal of the first 100 seeds has a pung and a win on a discard")
 
 
 def _check(played: tuple[Any, list[int], Deal], damage: Any) -> list[str]:
@@ -63,6 +63,15 @@ def test_a_claim_of_a_tile_not_just_discarded_is_a_violation(played: tuple[Any, 
 
     problems = _check(played, damage)
     assert any("tile -1 is not the last discard" in p for p in problems), problems
+
+
+def test_an_added_kong_that_names_no_tile_is_a_violation(played: tuple[Any, list[int], Deal]) -> None:
+    def damage(events: list[dict[str, Any]]) -> None:
+        pung = _first(events, "pung")
+        events.insert(events.index(pung) + 1, {"type": "kong", "seat": pung["seat"], "kong": "added", "ids": []})
+
+    problems = _check(played, damage)
+    assert any("cannot add tile None to a pung" in p for p in problems), problems
 
 
 def test_a_missing_end_and_unbalanced_payments_are_violations(played: tuple[Any, list[int], Deal]) -> None:
