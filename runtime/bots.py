@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardavia.compiler.model.tiles import SUITS
 from cardavia.compiler.shapes.base import Shape
@@ -34,6 +34,10 @@ from .shanten import (
     suit_keys,
     table_of,
 )
+
+if TYPE_CHECKING:
+    from .controllers import Controller
+    from .deal import Deal
 
 _WIN = Action("win")
 
@@ -141,7 +145,7 @@ class BaselineBot:
         self.rng = random.Random(seed)
         self._evaluators: dict[int, Evaluator] = {}
 
-    def _eval(self, deal: Any) -> Evaluator:
+    def _eval(self, deal: Deal) -> Evaluator:
         key = id(deal.shapes)
         ev = self._evaluators.get(key)
         if ev is None:
@@ -149,11 +153,11 @@ class BaselineBot:
         return ev
 
     @staticmethod
-    def _steers(deal: Any) -> bool:
+    def _steers(deal: Deal) -> bool:
         """Whether the variant's minimum asks for patterns (then discards lean toward one suit)."""
         return bool(getattr(deal.variant.scoring, "minimum", 0))
 
-    def choose(self, deal: Any, decision: Decision) -> Action:
+    def choose(self, deal: Deal, decision: Decision) -> Action:
         options = decision.options
         if decision.kind == "missing_suit":
             counts = deal.counts[decision.seat]
@@ -187,7 +191,7 @@ class BaselineBot:
             tied = [k for k, c in zip(tied, links) if c == low]
         return best, tied[0] if len(tied) == 1 else self.rng.choice(tied)
 
-    def _turn(self, deal: Any, decision: Decision) -> Action:
+    def _turn(self, deal: Deal, decision: Decision) -> Action:
         seat = decision.seat
         ev = self._eval(deal)
         counts = deal.counts[seat]
@@ -222,7 +226,7 @@ class BaselineBot:
             return Action("discard", tile=kind, id=drawn)
         return Action("discard", tile=kind)
 
-    def _claim(self, deal: Any, decision: Decision) -> Action:
+    def _claim(self, deal: Deal, decision: Decision) -> Action:
         seat = decision.seat
         ev = self._eval(deal)
         counts = deal.counts[seat]
@@ -275,11 +279,11 @@ class RandomBot:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, deal: Any, decision: Decision) -> Action:
+    def choose(self, deal: Deal, decision: Decision) -> Action:
         return self.rng.choice(decision.options)
 
 
-def make_controller(kind: str, seed: int) -> Any:
+def make_controller(kind: str, seed: int) -> Controller:
     """A controller for a ``--players`` kind; the AI levels are the baseline bot for now."""
     if kind == "random":
         return RandomBot(seed)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardavia.compiler.model.hand import Hand, HandError, Meld
 from cardavia.compiler.model.tiles import CODES, SUITS
@@ -28,6 +28,9 @@ from cardavia.compiler.shapes.waits import held_wait_mask
 from .actions import Action, Decision, IllegalAction
 from .payments import Payment, PlayerFacts, deltas, exhausted_payments, kong_payments, win_payments
 from .shanten import EMPTY_KEYS, SUIT_OF, WEIGHT
+
+if TYPE_CHECKING:
+    from cardavia.compiler.variant import CompiledVariant
 
 _WINNER_WORDS = {1: "one_won", 2: "two_won", 3: "three_won"}
 
@@ -99,7 +102,7 @@ _ALL_FOUR = bytes(0x31 if c >= 4 else 0x30 for c in range(256))
 class Deal:
     """The state of one deal; see the module docstring for the phases."""
 
-    def __init__(self, variant: Any, wall: Sequence[int], dealer: int = 0) -> None:
+    def __init__(self, variant: CompiledVariant, wall: Sequence[int], dealer: int = 0) -> None:
         self.variant = variant
         self.kinds: tuple[int, ...] = variant.tiles.kinds
         self.codes = [CODES[k] for k in self.kinds]

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from cardavia.compiler.model.tiles import CODES, TileError, TileSet, kind_of
+
+if TYPE_CHECKING:
+    from cardavia.compiler.variant import CompiledVariant
 
 
 class WallError(ValueError):
@@ -58,7 +61,7 @@ def check_wall_ids(tiles: TileSet, ids: Sequence[int]) -> list[int]:
     return list(ids)
 
 
-def build_wall(variant: Any, hands: dict[int, str] | None = None, *, dealer: int = 0,
+def build_wall(variant: CompiledVariant, hands: dict[int, str] | None = None, *, dealer: int = 0,
                dealer_draw: str | None = None, draws: str | Sequence[str | None] = "", tail: str = "",
                fill_seed: int | None = 0) -> list[str]:
     """A full wall (codes) of a compiled variant, with chosen tiles in place and the rest

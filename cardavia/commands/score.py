@@ -15,7 +15,7 @@ import io
 import json
 import sys
 from collections.abc import Iterable, Iterator
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from cardavia.commands import print_problems
 from cardavia.compiler import HandError, VariantError, from_json, load_variant, parse_notation
@@ -24,6 +24,10 @@ from cardavia.compiler.model.tiles import WIND_LETTERS, TileError
 from cardavia.compiler.scoring.context import HandContext
 from cardavia.compiler.scoring.fastjson import AVAILABLE as FAST_JSON
 from cardavia.compiler.scoring.fastjson import facts_from_line
+
+if TYPE_CHECKING:
+    from cardavia.compiler.scoring.scorer import ScoreResult
+    from cardavia.compiler.variant import CompiledVariant
 
 #: What a request can get wrong; anything else is an internal error, still reported per line.
 INPUT_ERRORS = (HandError, TileError)
@@ -60,7 +64,7 @@ class _Total:
         self.total = total
 
 
-def result_json(variant: Any, hand: Hand, details: bool = False) -> dict[str, Any]:
+def result_json(variant: CompiledVariant, hand: Hand, details: bool = False) -> dict[str, Any]:
     """The contract's output object plus ``base`` for a valid win; ``details`` adds the arrangement
     and, for an invalid hand, the reason (single-hand ``--json``; batch lines stay lean)."""
     result = variant.scorer.score(hand)
@@ -126,7 +130,7 @@ class LineEncoder:
 
     LIMIT = 4096  # entries per table; a piece not kept is encoded again when needed
 
-    def __init__(self, variant: Any) -> None:
+    def __init__(self, variant: CompiledVariant) -> None:
         self.variant = variant
         self.evaluate = variant.scorer.evaluate_facts
         self.shapes = variant.scorer.shapes
@@ -182,7 +186,7 @@ class LineEncoder:
 _NOT_A_WIN = '{"valid": false, "total": 0, "fans": []}\n'
 
 
-def jsonl(variant: Any, source: IO[bytes], out: IO[str]) -> int:
+def jsonl(variant: CompiledVariant, source: IO[bytes], out: IO[str]) -> int:
     """Answer each non-blank line of ``source`` with one JSON line on ``out``, in order.
 
     The answers to the lines that have arrived are written and flushed together before
@@ -300,16 +304,17 @@ def _flags(hand: Hand) -> str:
     return ", ".join(words)
 
 
-def _shapes(variant: Any) -> str:
+def _shapes(variant: CompiledVariant) -> str:
     return ", ".join(s.id.replace("_", " ") for s in variant.scoring.shapes)
 
 
-def table(variant: Any, hand: Hand, result: Any) -> str:
+def table(variant: CompiledVariant, hand: Hand, result: ScoreResult) -> str:
     """Each pattern with its value (and count), the total, the arrangement, and why a hand is not valid."""
     names = {p.id: p.name for p in variant.scoring.table.patterns}
     unit = variant.scoring.unit
     lines = [f"{variant.title}: {hand.notation()}", f"  {_flags(hand)}"]
     if result.arrangement:
+        assert result.shape is not None  # an arrangement is always of a shape
         lines.append(f"arrangement ({result.shape.replace('_', ' ')}): {result.arrangement}")
     if result.fans:
         rows = []

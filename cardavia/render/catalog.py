@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from string import Formatter
-from typing import Any, Literal, TypedDict
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 from babel.lists import format_list
 from babel.messages.catalog import Catalog
@@ -35,6 +35,9 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
 from .languages import LANGUAGES, SOURCE, Language, language
+
+if TYPE_CHECKING:
+    from cardavia.compiler.variant import CompiledVariant
 
 DOMAIN = "cardavia"
 
@@ -275,7 +278,7 @@ def _one_line(text: Any) -> str:
     return " ".join(str(text).split())
 
 
-def variant_messages(variant: Any) -> list[VariantMessage]:
+def variant_messages(variant: CompiledVariant) -> list[VariantMessage]:
     """Every translatable text of a compiled variant, in page order.
 
     The extractor writes these into the catalog template; the pages look them up with
@@ -348,7 +351,7 @@ def translated_languages() -> list[Language]:
     return [lang for lang in LANGUAGES if lang != SOURCE]
 
 
-def missing_translations(variant: Any) -> list[tuple[VariantMessage, list[str]]]:
+def missing_translations(variant: CompiledVariant) -> list[tuple[VariantMessage, list[str]]]:
     """Each variant message that some shipped language lacks, with those languages' tags."""
     out = []
     cats = {lang.tag: load_catalog(lang) for lang in translated_languages()}
@@ -362,7 +365,7 @@ def missing_translations(variant: Any) -> list[tuple[VariantMessage, list[str]]]
     return out
 
 
-def missing_translation_lines(variant: Any, verbose: bool = False) -> list[str]:
+def missing_translation_lines(variant: CompiledVariant, verbose: bool = False) -> list[str]:
     """Lines for ``cardavia check``: one line saying how many of the variant's texts pages
     show in English for lack of a translation, and with ``verbose`` one line per text
     (run ``python -m cardavia.render.extract`` and translate locales/*.po)."""

@@ -7,11 +7,15 @@ from these facts, so a page can say nothing the variant file does not hold.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardavia.compiler.model.tiles import TILE_GROUPS, WIND_LETTERS
 
 from .bounds import can_repeat
+
+if TYPE_CHECKING:
+    from cardavia.compiler.model.tiles import TileSet
+    from cardavia.compiler.variant import CompiledVariant
 
 
 @dataclass(slots=True, frozen=True)
@@ -132,7 +136,7 @@ def _text(compiled: Any) -> str | None:
     return None if compiled is None else " ".join(str(compiled.text).split())
 
 
-def tile_groups(tiles: Any) -> list[TileGroupFact]:
+def tile_groups(tiles: TileSet) -> list[TileGroupFact]:
     out = []
     for name, kinds in TILE_GROUPS.items():
         copies = tiles.copies(kinds[0])
@@ -141,7 +145,7 @@ def tile_groups(tiles: Any) -> list[TileGroupFact]:
     return out
 
 
-def facts_of(variant: Any) -> VariantFacts:
+def facts_of(variant: CompiledVariant) -> VariantFacts:
     """The facts of a compiled variant (:class:`compiler.variant.CompiledVariant`)."""
     sc = variant.scoring
     raw_shapes = {s["id"]: s for s in variant.data["scoring"]["shapes"]}

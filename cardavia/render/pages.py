@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import jinja2
 
@@ -20,6 +20,9 @@ from .document import FamilyPage, GamePage
 from .facts import facts_of, family_of
 from .languages import LANGUAGES, Language, language
 from .prose import family_page, game_page
+
+if TYPE_CHECKING:
+    from cardavia.compiler.variant import CompiledVariant
 
 FORMATS = ("html", "md", "txt")
 TEMPLATES = Path(__file__).with_name("templates")
@@ -108,12 +111,12 @@ def check_format(fmt: str) -> str:
     return fmt
 
 
-def game_document(variant: Any, lang: str | Language) -> GamePage:
+def game_document(variant: CompiledVariant, lang: str | Language) -> GamePage:
     lang = language(lang) if isinstance(lang, str) else lang
     return game_page(facts_of(variant), translator(lang))
 
 
-def render_game(variant: Any, lang: str | Language, fmt: str = "html", *, site_page: str | None = None,
+def render_game(variant: CompiledVariant, lang: str | Language, fmt: str = "html", *, site_page: str | None = None,
                 home: str | None = None, nav: list[NavLink] | None = None) -> str:
     """One variant's rules page. ``site_page`` (a file name) adds the language switcher
     with links to the same page in the other languages of a site; ``home`` links the
@@ -125,12 +128,12 @@ def render_game(variant: Any, lang: str | Language, fmt: str = "html", *, site_p
                    nav=nav or [])
 
 
-def family_document(variants: list[Any], lang: str | Language) -> FamilyPage:
+def family_document(variants: list[CompiledVariant], lang: str | Language) -> FamilyPage:
     lang = language(lang) if isinstance(lang, str) else lang
     return family_page(family_of([facts_of(v) for v in variants]), translator(lang))
 
 
-def render_family(variants: list[Any], lang: str | Language, *, site_page: str | None = None,
+def render_family(variants: list[CompiledVariant], lang: str | Language, *, site_page: str | None = None,
                   home: str | None = None, nav: list[NavLink] | None = None) -> str:
     """A family page ("China · 144 tiles") with every game of the family and its rules."""
     lang = language(lang) if isinstance(lang, str) else lang
