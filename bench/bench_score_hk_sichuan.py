@@ -10,8 +10,9 @@ run by
 
 and printed as hands/second and the ratio ours / theirs. Each figure is the best of
 ``--rounds`` passes over the hands, in CPU seconds (``time.process_time``, and the
-children's rusage for processes), so other work on a shared machine does not skew it. ``--jsonl`` also times ``cardavia score VARIANT
---jsonl`` as a process on the same hands (interpreter start and variant load included).
+children's rusage for processes), so other work on a shared machine does not skew it.
+``--jsonl`` also times ``cardavia score VARIANT --jsonl`` as a process on the same hands
+(interpreter start and variant load included).
 Sichuan: winning hands of two suits (sets and a pair, seven pairs with quads), API and
 ``--jsonl``. The agreement line counts hands where both give the same capped total:
 the two tables differ (hk-mahjong has no concealed-hand-on-a-discard rule, adds

@@ -77,7 +77,8 @@ def measure(variant: str, deals: int, warmup: int, runs: int) -> dict[str, objec
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=200, help="deals per run (default 200)")
-    ap.add_argument("--runs", type=int, default=3, help="runs per variant, new walls each; medians reported (default 3)")
+    ap.add_argument("--runs", type=int, default=3,
+                    help="runs per variant, new walls each; medians reported (default 3)")
     ap.add_argument("--warmup", type=int, default=30)
     ap.add_argument("--variants", nargs="+", default=["hk", "mcr", "sichuan"])
     ap.add_argument("--json", action="store_true")
@@ -90,8 +91,8 @@ def main() -> int:
     load = {"before": [round(x, 2) for x in load_before], "after": [round(x, 2) for x in load_after],
             "cpus": os.cpu_count()}
     if args.json:
-        print(json.dumps({"results": results, "peak_rss_mb": round(peak, 1), "peak_worker_rss_mb": round(peak_workers, 1),
-                          "load_average": load}))
+        print(json.dumps({"results": results, "peak_rss_mb": round(peak, 1),
+                          "peak_worker_rss_mb": round(peak_workers, 1), "load_average": load}))
         return 0
     print(f"medians of {args.runs} runs of {args.deals} deals each (wins and draws summed over the runs)")
     print(f"{'variant':<9} {'cpu/s':>8} {'wall/s':>8} {'2 workers/s':>12} {'speed-up':>9} {'wins':>6} {'draws':>6}"

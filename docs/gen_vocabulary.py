@@ -126,7 +126,8 @@ def rows() -> dict[str, list[tuple[str, str, str, str]]]:
             example = EXAMPLES.get(f"{kind}.{name}") or example_for(SUBJECTS[kind], name, t)
             tables[kind].append((name, str(t), doc, example))
     for name, t in WIN_NAMES.items():
-        tables["settlement"].append((name, str(t), WIN_MEANINGS.get(name, ""), EXAMPLES.get(name) or example_for("", name, t)))
+        example = EXAMPLES.get(name) or example_for("", name, t)
+        tables["settlement"].append((name, str(t), WIN_MEANINGS.get(name, ""), example))
     for name, fn in FUNCTIONS.items():
         meaning, _, example = fn.doc.partition(": ")
         tables["functions"].append((name, "", meaning.strip(), EXAMPLES.get(f"fn.{name}") or example.strip()))
@@ -158,7 +159,8 @@ def block() -> str:
         "",
         "Written `tile.name`, e.g. `win.honor` or, inside a quantifier, `t.rank`.",
         "",
-        _table(("attribute", "type", "meaning", "example"), [(f"`.{n}`", ty, m, f"`{e}`") for n, ty, m, e in t["tile"]]),
+        _table(("attribute", "type", "meaning", "example"),
+               [(f"`.{n}`", ty, m, f"`{e}`") for n, ty, m, e in t["tile"]]),
         "",
         "### Attributes of a set (or pair, or other group)",
         "",

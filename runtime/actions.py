@@ -24,7 +24,7 @@ class ActionError(ValueError):
     """An action object that cannot be read (bad JSON shape, unknown tile...)."""
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class Action:
     do: str
     tile: int | None = None
@@ -88,7 +88,9 @@ class Action:
         return cls(do, tile, tiles or (), suit, tid)
 
 
-@dataclass
+# Not frozen: the deal makes one or more per turn, and a frozen __init__ (object.__setattr__
+# per field) is measurably slower there; nothing assigns its fields after construction.
+@dataclass(slots=True)
 class Decision:
     """What the runtime asks one seat, with every legal answer."""
 
@@ -104,10 +106,12 @@ class Decision:
         opts = ", ".join(dict.fromkeys(o.label() for o in self.options))
         if self.kind == "turn":
             what = "its turn"
-        elif self.kind == "claim":
-            what = f"the discard of {CODES[self.tile]} by seat {self.from_seat}"  # type: ignore[index]
-        elif self.kind == "rob":
-            what = f"the kong of {CODES[self.tile]} added by seat {self.from_seat}"  # type: ignore[index]
+        elif self.kind in ("claim", "rob"):
+            assert self.tile is not None  # a claim or rob decision names its tile
+            if self.kind == "claim":
+                what = f"the discard of {CODES[self.tile]} by seat {self.from_seat}"
+            else:
+                what = f"the kong of {CODES[self.tile]} added by seat {self.from_seat}"
         else:
             what = "the choice of a missing suit"
         return f"seat {self.seat} is asked about {what} (options: {opts})"

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardavia.compiler.model.tiles import SUITS
 from cardavia.compiler.shapes.base import Shape
@@ -34,6 +34,10 @@ from .shanten import (
     suit_keys,
     table_of,
 )
+
+if TYPE_CHECKING:
+    from .controllers import Controller
+    from .deal import Deal
 
 _WIN = Action("win")
 
@@ -90,7 +94,7 @@ class Evaluator:
             t0, t1, t2, t3 = get(keys[0]), get(keys[1]), get(keys[2]), get(keys[3])
             if t0 is None or t1 is None or t2 is None or t3 is None:
                 t0, t1, t2, t3 = (table_of(key) for key in keys)
-            rests = rests_of((t0, t1, t2, t3))  # type: ignore[arg-type]
+            rests = rests_of((t0, t1, t2, t3))
             drops: list[Any] = [None, None, None, None]
             evals = _EVAL_IDS
             needs = [sets - melds for sets in self.standard]
@@ -141,7 +145,7 @@ class BaselineBot:
         self.rng = random.Random(seed)
         self._evaluators: dict[int, Evaluator] = {}
 
-    def _eval(self, deal: Any) -> Evaluator:
+    def _eval(self, deal: Deal) -> Evaluator:
         key = id(deal.shapes)
         ev = self._evaluators.get(key)
         if ev is None:
@@ -149,11 +153,11 @@ class BaselineBot:
         return ev
 
     @staticmethod
-    def _steers(deal: Any) -> bool:
+    def _steers(deal: Deal) -> bool:
         """Whether the variant's minimum asks for patterns (then discards lean toward one suit)."""
         return bool(getattr(deal.variant.scoring, "minimum", 0))
 
-    def choose(self, deal: Any, decision: Decision) -> Action:
+    def choose(self, deal: Deal, decision: Decision) -> Action:
         options = decision.options
         if decision.kind == "missing_suit":
             counts = deal.counts[decision.seat]
@@ -187,7 +191,7 @@ class BaselineBot:
             tied = [k for k, c in zip(tied, links) if c == low]
         return best, tied[0] if len(tied) == 1 else self.rng.choice(tied)
 
-    def _turn(self, deal: Any, decision: Decision) -> Action:
+    def _turn(self, deal: Deal, decision: Decision) -> Action:
         seat = decision.seat
         ev = self._eval(deal)
         counts = deal.counts[seat]
@@ -200,6 +204,8 @@ class BaselineBot:
             elif o.do == "kong":
                 kongs.append(o)
         keys = deal.keys[seat] if hasattr(deal, "keys") else None
+        # kinds is list[int | None] to mypy: Action.tile is None only for options that are not
+        # discards or kongs, and this hot loop does not test every option for it.
         best, kind = self._best_discard(ev, counts, melds, kinds, keys,  # type: ignore[arg-type]
                                         self._steers(deal))
         for o in kongs:
@@ -220,7 +226,7 @@ class BaselineBot:
             return Action("discard", tile=kind, id=drawn)
         return Action("discard", tile=kind)
 
-    def _claim(self, deal: Any, decision: Decision) -> Action:
+    def _claim(self, deal: Deal, decision: Decision) -> Action:
         seat = decision.seat
         ev = self._eval(deal)
         counts = deal.counts[seat]
@@ -273,11 +279,11 @@ class RandomBot:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, deal: Any, decision: Decision) -> Action:
+    def choose(self, deal: Deal, decision: Decision) -> Action:
         return self.rng.choice(decision.options)
 
 
-def make_controller(kind: str, seed: int) -> Any:
+def make_controller(kind: str, seed: int) -> Controller:
     """A controller for a ``--players`` kind; the AI levels are the baseline bot for now."""
     if kind == "random":
         return RandomBot(seed)

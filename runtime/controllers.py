@@ -38,8 +38,13 @@ class DrawnTileAutoplay:
             kind = deal.kinds[drawn]
             if any(o.tile == kind for o in discards):
                 return Action("discard", tile=kind, id=drawn)
-        first = min(discards, key=lambda o: o.tile)  # type: ignore[arg-type, return-value]
-        return first
+        return min(discards, key=_discard_kind)
+
+
+def _discard_kind(option: Action) -> int:
+    """The kind a discard option names (every discard option names one)."""
+    assert option.tile is not None
+    return option.tile
 
 
 def play_deal(deal: Deal, controllers: Sequence[Controller], on_step: Any = None) -> Deal:

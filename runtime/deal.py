@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardavia.compiler.model.hand import Hand, HandError, Meld
 from cardavia.compiler.model.tiles import CODES, SUITS
@@ -28,6 +28,9 @@ from cardavia.compiler.shapes.waits import held_wait_mask
 from .actions import Action, Decision, IllegalAction
 from .payments import Payment, PlayerFacts, deltas, exhausted_payments, kong_payments, win_payments
 from .shanten import EMPTY_KEYS, SUIT_OF, WEIGHT
+
+if TYPE_CHECKING:
+    from cardavia.compiler.variant import CompiledVariant
 
 _WINNER_WORDS = {1: "one_won", 2: "two_won", 3: "three_won"}
 
@@ -43,7 +46,7 @@ _CHOW_PAIRS = tuple(tuple((k + a, k + b) for a, b in ((-2, -1), (-1, 1), (1, 2))
 _Win = tuple[ScoreResult, dict[str, bool]]
 
 
-@dataclass
+@dataclass(slots=True)
 class MeldRec:
     """A declared set on the table: physical ids, and where a claimed tile came from."""
 
@@ -59,7 +62,7 @@ class MeldRec:
                 "concealed": self.concealed, "from": self.from_seat, "claimed": self.claimed, "kong": self.kong}
 
 
-@dataclass
+@dataclass(slots=True, frozen=True)
 class WinRec:
     seat: int
     from_seat: int | None
@@ -76,7 +79,8 @@ class WinRec:
                 "payments": [p.to_json() for p in self.payments]}
 
 
-@dataclass
+# Not frozen, like Decision: one is made for every discard that someone can claim.
+@dataclass(slots=True)
 class _Claim:
     kind: str  # "claim" (a discard) or "rob" (a tile added to a kong)
     seat: int  # the discarder, or the player adding to a kong
@@ -98,7 +102,7 @@ _ALL_FOUR = bytes(0x31 if c >= 4 else 0x30 for c in range(256))
 class Deal:
     """The state of one deal; see the module docstring for the phases."""
 
-    def __init__(self, variant: Any, wall: Sequence[int], dealer: int = 0) -> None:
+    def __init__(self, variant: CompiledVariant, wall: Sequence[int], dealer: int = 0) -> None:
         self.variant = variant
         self.kinds: tuple[int, ...] = variant.tiles.kinds
         self.codes = [CODES[k] for k in self.kinds]
@@ -237,23 +241,27 @@ class Deal:
             if decision is None:
                 asked = "; ".join(d.describe() for d in self.pending())
                 raise IllegalAction(f"seat {seat} is not asked to decide now ({asked})")
+        option: Action | None
         if decision is self._turn_decision and action.do == "discard" and action.tile in self._turn_discards:
-            option = _DISCARDS[action.tile]  # type: ignore[index]  # the option itself (a set lookup)
+            option = _DISCARDS[action.tile]  # the option itself (a set lookup)
         else:
             option = decision.find(action)
             if option is None:
                 raise IllegalAction(f"{action.label()} is not a legal answer: {decision.describe()}")
+        # The ignores below: an option names what its ``do`` needs (a discard or kong its tile, a
+        # missing_suit its suit), which Action's optional fields cannot say, and this path runs
+        # once per decision, so it does not test them again.
         tid = None
         if action.do == "discard":
-            tid = self._discard_id(seat, option.tile, action.id)  # type: ignore[arg-type]
+            tid = self._discard_id(seat, option.tile, action.id)  # type: ignore[arg-type]  # a discard: tile set
         self._record.append((seat, option, tid))
         if decision.kind == "missing_suit":
-            self._declare_missing(seat, option.suit)  # type: ignore[arg-type]
+            self._declare_missing(seat, option.suit)  # type: ignore[arg-type]  # a missing_suit: suit set
         elif decision.kind == "turn":
             if option.do == "discard":
-                self._discard(seat, tid)  # type: ignore[arg-type]
+                self._discard(seat, tid)  # type: ignore[arg-type]  # set above for a discard
             elif option.do == "kong":
-                self._own_kong(seat, option.tile)  # type: ignore[arg-type]
+                self._own_kong(seat, option.tile)  # type: ignore[arg-type]  # a kong: tile set
             else:
                 self._self_drawn_win(seat)
         else:
@@ -372,9 +380,10 @@ class Deal:
         table = self.variant.table
         seats = [(self.dealer + i) % self.n for i in range(self.n)]
         for seat in seats:
-            ids = [self._take(False) for _ in range(table.other_tiles)]
-            self.hands[seat] = ids  # type: ignore[assignment]
-            self._event(type="deal", seat=seat, ids=list(ids), tiles=[self.codes[t] for t in ids])  # type: ignore[index]
+            ids = self.wall[self.front:self.front + table.other_tiles]  # the compiler checks the deal fits
+            self.front += len(ids)
+            self.hands[seat] = ids
+            self._event(type="deal", seat=seat, ids=list(ids), tiles=[self.codes[t] for t in ids])
         extra = None
         for _ in range(table.dealer_tiles - table.other_tiles):
             extra = self._take(False)
@@ -462,7 +471,8 @@ class Deal:
 
     # ------------------------------------------------------------------ wins
 
-    def _hand(self, seat: int, kind: int, self_drawn: bool, **flags: bool) -> Hand:
+    def _hand(self, seat: int, kind: int, self_drawn: bool, *, kong_replacement: bool = False,
+              robbing_kong: bool = False, last_wall_tile: bool = False, last_tile_of_kind: bool = False) -> Hand:
         concealed = [self.kinds[t] for t in self.hands[seat]]
         if self_drawn:
             concealed.remove(kind)
@@ -470,7 +480,9 @@ class Deal:
                       for m in self.melds[seat])
         return Hand(tuple(concealed), melds, kind, tuple(self.kinds[t] for t in self.flowers[seat]),
                     self_drawn=self_drawn, seat_wind=self.seat_wind(seat),
-                    round_wind=self.variant.table.round_wind, missing_suit=self.missing[seat], **flags)
+                    round_wind=self.variant.table.round_wind, missing_suit=self.missing[seat],
+                    kong_replacement=kong_replacement, robbing_kong=robbing_kong, last_wall_tile=last_wall_tile,
+                    last_tile_of_kind=last_tile_of_kind)
 
     def _try_win(self, seat: int, kind: int, self_drawn: bool, robbing: bool = False) -> _Win | None:
         """The score of ``seat`` winning on ``kind`` now, or None when that is not a valid win."""
@@ -675,7 +687,10 @@ class Deal:
             self._replacement(seat)
             return
         meld = next(m for m in self.melds[seat] if m.kind == "pung" and self.kinds[m.ids[0]] == kind)
-        tid = self.drawn if self.drawn is not None and self.kinds[self.drawn] == kind else self._ids_of(seat, kind, 1)[0]
+        if self.drawn is not None and self.kinds[self.drawn] == kind:
+            tid = self.drawn
+        else:
+            tid = self._ids_of(seat, kind, 1)[0]
         if self.play.kongs.get("robbing", True):
             decisions: dict[int, Decision] = {}
             results: dict[int, _Win] = {}

@@ -13,7 +13,7 @@ from typing import Any
 from cardavia.compiler.settlement import PairRule, RefundRule, Settlement
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class Payment:
     payer: int
     payee: int
@@ -31,7 +31,7 @@ class _Names:
         self.__dict__.update(values)
 
 
-@dataclass
+@dataclass(slots=True, frozen=True)
 class PlayerFacts:
     """A PLAYER object for end-of-wall rules (attributes documented in ``PLAYER_ATTRS``)."""
 
@@ -71,7 +71,7 @@ def win_payments(settlement: Settlement, seat: int, from_seat: int | None, total
                    robbing_kong=flags.get("robbing_kong", False),
                    kong_replacement=flags.get("kong_replacement", False),
                    last_wall_tile=flags.get("last_wall_tile", False))
-    out = []
+    out: list[Payment] = []
     for rule in settlement.win:
         if rule.when is not None and not rule.when.fn(names):
             continue
@@ -84,7 +84,7 @@ def win_payments(settlement: Settlement, seat: int, from_seat: int | None, total
 def kong_payments(settlement: Settlement, kong: str, seat: int, from_seat: int | None,
                   won: Sequence[bool]) -> list[Payment]:
     """What a kong of type ``kong`` (exposed, added, concealed) collects at once."""
-    out = []
+    out: list[Payment] = []
     names = _Names()
     for rule in settlement.kongs:
         if rule.kong != kong:

@@ -13,7 +13,7 @@ from typing import Any
 from cardavia.compiler import VariantError, load_variant, shipped_variants
 
 from .actions import Action, ActionError, Decision, IllegalAction
-from .controllers import DrawnTileAutoplay
+from .controllers import Controller, DrawnTileAutoplay
 from .deal import Deal
 from .wall import WallError, check_wall_ids, shuffled_wall, wall_from_codes
 
@@ -27,7 +27,7 @@ class ScenarioError(ValueError):
 class _Script:
     """One seat's queue of (index in ``actions``, action), falling back to autoplay when empty."""
 
-    def __init__(self, seat: int, fallback: Any) -> None:
+    def __init__(self, seat: int, fallback: Controller) -> None:
         self.seat = seat
         self.queue: deque[tuple[int, Action]] = deque()
         self.fallback = fallback
@@ -44,7 +44,8 @@ def load_scenario(obj: Any) -> tuple[Deal, list[_Script]]:
         raise ScenarioError("a scenario is a JSON object with 'variant', 'wall' or 'seed', and 'actions'")
     name = obj.get("variant")
     if not isinstance(name, str):
-        raise ScenarioError(f"'variant' is required: a shipped variant name ({', '.join(shipped_variants())}) or a path")
+        shipped = ", ".join(shipped_variants())
+        raise ScenarioError(f"'variant' is required: a shipped variant name ({shipped}) or a path")
     try:
         variant = load_variant(name)
     except VariantError as exc:
@@ -71,7 +72,7 @@ def load_scenario(obj: Any) -> tuple[Deal, list[_Script]]:
         from .bots import BaselineBot
 
         seed = obj.get("seed", 0) if isinstance(obj.get("seed"), int) else 0
-        fallbacks: list[Any] = [BaselineBot(seed=seed * n + s) for s in range(n)]
+        fallbacks: list[Controller] = [BaselineBot(seed=seed * n + s) for s in range(n)]
     else:
         fallbacks = [DrawnTileAutoplay()] * n
     actions = obj.get("actions", [])

@@ -285,11 +285,11 @@ def standard_shanten_keys(keys: Sequence[int], sets: int) -> int:
     return eval_ids(merge_ids(merge_ids(t0, t1), t2), t3, sets)
 
 
-def rest_ids(tabs: Sequence[int]) -> list[int]:
+def rest_ids(tabs: Sequence[int]) -> tuple[int, int, int, int]:
     """For each suit, the merged table id of the three other suits."""
     m01 = merge_ids(tabs[0], tabs[1])
-    return [merge_ids(merge_ids(tabs[1], tabs[2]), tabs[3]), merge_ids(merge_ids(tabs[0], tabs[2]), tabs[3]),
-            merge_ids(m01, tabs[3]), merge_ids(m01, tabs[2])]
+    return (merge_ids(merge_ids(tabs[1], tabs[2]), tabs[3]), merge_ids(merge_ids(tabs[0], tabs[2]), tabs[3]),
+            merge_ids(m01, tabs[3]), merge_ids(m01, tabs[2]))
 
 
 _POWERS = tuple(5 ** i for i in range(9))
@@ -304,8 +304,8 @@ def rests_of(tabs: Sequence[int]) -> tuple[int, int, int, int]:
     if hit is None:
         if len(_RESTS) > 200_000:
             _RESTS.clear()
-        hit = _RESTS[packed] = tuple(rest_ids(tabs))  # type: ignore[assignment]
-    return hit  # type: ignore[return-value]
+        hit = _RESTS[packed] = rest_ids(tabs)
+    return hit
 
 
 def suit_drops(key: int) -> tuple[int, ...]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardavia.compiler import load_variant
 
@@ -21,6 +21,9 @@ from .controllers import play_deal
 from .deal import Deal
 from .validator import validate
 from .wall import shuffled_wall
+
+if TYPE_CHECKING:
+    from cardavia.compiler.variant import CompiledVariant
 
 DEFAULT_KIND = "ai"  # the strongest player that exists (the baseline bot for now)
 
@@ -33,7 +36,7 @@ def deal_seed(seed: int, index: int) -> int:
     return x >> 1
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class Setup:
     variant: str
     seed: int
@@ -41,10 +44,10 @@ class Setup:
     duplicate: bool
 
 
-_LOADED: dict[str, Any] = {}  # variant name -> compiled variant, once per process
+_LOADED: dict[str, CompiledVariant] = {}  # variant name -> compiled variant, once per process
 
 
-def _variant(name: str) -> Any:
+def _variant(name: str) -> CompiledVariant:
     v = _LOADED.get(name)
     if v is None:
         v = _LOADED[name] = load_variant(name)
@@ -77,7 +80,7 @@ def play_one(setup: Setup, index: int) -> dict[str, Any]:
     }
 
 
-@dataclass
+@dataclass(slots=True)
 class Summary:
     deals: int = 0
     wins_by_seat: list[int] = field(default_factory=list)  # one per seat (simulate sizes them)

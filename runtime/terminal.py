@@ -67,7 +67,8 @@ def _meld_text(deal: Deal, seat: int) -> str:
 def _legend(deal: Deal) -> str:
     """What the codes mean, for the groups this variant's tile set has."""
     present = set(deal.kinds)
-    parts = [f"{suit} {SUIT_NAMES[suit]}" for i, suit in enumerate(SUITS) if any(9 * i <= k < 9 * i + 9 for k in present)]
+    parts = [f"{suit} {SUIT_NAMES[suit]}" for i, suit in enumerate(SUITS)
+             if any(9 * i <= k < 9 * i + 9 for k in present)]
     if any(27 <= k < 31 for k in present):
         parts.append("1-4z winds E S W N")
     if any(31 <= k < 34 for k in present):
@@ -92,7 +93,8 @@ class TerminalPlayer:
         for seat in (1, 2, 3):
             status = " WON" if deal.won[seat] else ""
             missing = f" · missing {deal.missing[seat]}" if deal.missing[seat] else ""
-            say(f"  {_name(deal, seat):<14} {len(deal.hands[seat]):>2} tiles{status}{missing} · sets {_meld_text(deal, seat)}"
+            say(f"  {_name(deal, seat):<14} {len(deal.hands[seat]):>2} tiles{status}{missing}"
+                f" · sets {_meld_text(deal, seat)}"
                 f" · flowers {' '.join(deal.codes[t] for t in deal.flowers[seat]) or '-'}")
             say(f"  {'':<14} discards: {' '.join(deal.codes[t] for t in deal.rivers[seat]) or '-'}")
         missing = f" · missing suit {deal.missing[HUMAN]}" if deal.missing[HUMAN] else ""
@@ -127,8 +129,8 @@ class TerminalPlayer:
 
     def _turn(self, deal: Deal, decision: Decision) -> Action:
         hand = self.hand(deal)
-        discards = {o.tile for o in decision.options if o.do == "discard"}
-        kongs = [o for o in decision.options if o.do == "kong"]
+        discards = {o.tile for o in decision.options if o.do == "discard" and o.tile is not None}
+        kongs = [(CODES[o.tile], o) for o in decision.options if o.do == "kong" and o.tile is not None]
         can_win = any(o.do == "win" for o in decision.options)
         drawn = decision.drawn
         default = drawn if drawn is not None and deal.kinds[drawn] in discards else None
@@ -142,8 +144,8 @@ class TerminalPlayer:
             hints.append(f"Enter to discard {deal.codes[default]}")
         if can_win:
             hints.append("w to declare a win")
-        for o in kongs:
-            hints.append(f"k {CODES[o.tile]} to declare a kong")  # type: ignore[index]
+        for kong_code, _ in kongs:
+            hints.append(f"k {kong_code} to declare a kong")
         if len(discards) < len({deal.kinds[t] for t in hand}):
             hints.append("only " + " ".join(CODES[k] for k in sorted(discards)) + " may be discarded now")
         while True:
@@ -156,11 +158,11 @@ class TerminalPlayer:
                 continue
             if low.startswith("k"):
                 code = low[1:].strip()
-                match = [o for o in kongs if not code or CODES[o.tile] == code]  # type: ignore[index]
+                match = [o for kong_code, o in kongs if not code or kong_code == code]
                 if len(match) == 1:
                     return match[0]
                 self.screen.say("  no kong is possible now" if not kongs else
-                                "  say which kong: " + ", ".join(f"k {CODES[o.tile]}" for o in kongs))  # type: ignore[index]
+                                "  say which kong: " + ", ".join(f"k {kong_code}" for kong_code, _ in kongs))
                 continue
             if not answer and default is not None:
                 tid = default
@@ -179,8 +181,9 @@ class TerminalPlayer:
                 return Action("discard", tile=kind, id=tid)
 
     def _claim(self, deal: Deal, decision: Decision) -> Action:
-        tile = CODES[decision.tile]  # type: ignore[index]
-        who = _name(deal, decision.from_seat)  # type: ignore[arg-type]
+        assert decision.tile is not None and decision.from_seat is not None  # a claim or rob names both
+        tile = CODES[decision.tile]
+        who = _name(deal, decision.from_seat)
         if decision.kind == "rob":
             what = f"{who} adds {tile} to a pung: you can win by robbing the kong."
         else:

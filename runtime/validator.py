@@ -13,10 +13,16 @@ the reported deltas. It returns the list of violations (empty when the deal is s
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardavia.compiler.model.hand import Hand, HandError, Meld
 from cardavia.compiler.shapes.arrangements import completes
+
+if TYPE_CHECKING:
+    from cardavia.compiler.variant import CompiledVariant
+
+#: The events that a seat takes part in (``seat``); ``pay`` and ``end`` name none.
+_SEATED = frozenset({"deal", "draw", "flower", "discard", "chow", "pung", "kong", "win", "missing_suit"})
 
 
 def _shape_ok(kind: str, kinds: list[int]) -> bool:
@@ -28,7 +34,7 @@ def _shape_ok(kind: str, kinds: list[int]) -> bool:
     return len(kinds) == need and len(set(kinds)) == 1
 
 
-def validate(variant: Any, wall: Sequence[int], dealer: int, events: Sequence[dict[str, Any]],
+def validate(variant: CompiledVariant, wall: Sequence[int], dealer: int, events: Sequence[dict[str, Any]],
              deltas: Sequence[int] | None = None) -> list[str]:
     """Violations found replaying ``events`` of a deal dealt from ``wall`` (physical ids)."""
     kinds = variant.tiles.kinds
@@ -56,9 +62,25 @@ def validate(variant: Any, wall: Sequence[int], dealer: int, events: Sequence[di
 
     for i, ev in enumerate(events):
         t = ev.get("type")
-        seat = ev.get("seat")
         if ended:
             fail(i, "event after the end")
+        if t == "pay":
+            amount = ev["amount"]
+            if not isinstance(amount, int) or amount <= 0:
+                fail(i, f"payment amount {amount!r} is not a positive integer")
+            paid[ev["from"]] -= amount
+            paid[ev["to"]] += amount
+            continue
+        if t == "end":
+            ended = True
+            continue
+        if t not in _SEATED:
+            fail(i, f"unknown event type {t!r}")
+            continue
+        seat = ev.get("seat")
+        if not isinstance(seat, int) or not 0 <= seat < n:
+            fail(i, f"{seat!r} is not a seat of this table")
+            continue
         if t == "deal":
             ids = list(ev["ids"])
             if ids != list(wall[front:front + len(ids)]):
@@ -97,9 +119,11 @@ def validate(variant: Any, wall: Sequence[int], dealer: int, events: Sequence[di
             pending_discard = (seat, tid)
         elif t in ("chow", "pung") or (t == "kong" and ev.get("kong") == "exposed"):
             src, claimed, ids = ev.get("from"), ev.get("claimed"), list(ev["ids"])
-            if pending_discard != (src, claimed) or claimed not in rivers[src]:
+            last = pending_discard
+            if last is None or last != (src, claimed) or last[1] not in rivers[last[0]]:
                 fail(i, f"tile {claimed} is not the last discard of seat {src}")
                 continue
+            src, claimed = last  # the same values, typed
             if t == "chow" and seat != (src + 1) % n:
                 fail(i, f"seat {seat} chows a discard of seat {src}: only the next seat may chow")
             own = [x for x in ids if x != claimed]
@@ -124,8 +148,10 @@ def validate(variant: Any, wall: Sequence[int], dealer: int, events: Sequence[di
                 melds[seat].append(("kong", ids, True))
             else:
                 added = ev.get("added")
-                pung = next((m for m in melds[seat] if m[0] == "pung" and kinds[m[1][0]] == kinds[added]), None)
-                if added not in hands[seat] or pung is None:
+                pung = None
+                if isinstance(added, int) and added in hands[seat]:
+                    pung = next((m for m in melds[seat] if m[0] == "pung" and kinds[m[1][0]] == kinds[added]), None)
+                if added is None or pung is None:
                     fail(i, f"seat {seat} cannot add tile {added} to a pung")
                     continue
                 hands[seat].remove(added)
@@ -159,9 +185,9 @@ def validate(variant: Any, wall: Sequence[int], dealer: int, events: Sequence[di
                             tuple(Meld(m[0], tuple(sorted(kinds[x] for x in m[1])), m[2]) for m in melds[seat]),
                             kind, tuple(kinds[x] for x in flowers[seat]), self_drawn=src is None,
                             seat_wind=27 + (seat - dealer) % n, round_wind=variant.table.round_wind,
-                            missing_suit=missing[seat],
-                            **{k: bool(ev.get(k)) for k in ("kong_replacement", "robbing_kong", "last_wall_tile",
-                                                             "last_tile_of_kind")})
+                            missing_suit=missing[seat], kong_replacement=bool(ev.get("kong_replacement")),
+                            robbing_kong=bool(ev.get("robbing_kong")), last_wall_tile=bool(ev.get("last_wall_tile")),
+                            last_tile_of_kind=bool(ev.get("last_tile_of_kind")))
                 try:
                     result = variant.scorer.score(hand)
                     if not result.valid or result.total != ev.get("total"):
@@ -169,25 +195,16 @@ def validate(variant: Any, wall: Sequence[int], dealer: int, events: Sequence[di
                 except HandError as exc:
                     fail(i, f"seat {seat}'s winning hand cannot be scored: {exc}")
             won[seat] = True
-        elif t == "pay":
-            amount = ev["amount"]
-            if not isinstance(amount, int) or amount <= 0:
-                fail(i, f"payment amount {amount!r} is not a positive integer")
-            paid[ev["from"]] -= amount
-            paid[ev["to"]] += amount
         elif t == "missing_suit":
             missing[seat] = ev.get("suit")
-        elif t == "end":
-            ended = True
-        else:
-            fail(i, f"unknown event type {t!r}")
     if not ended:
         problems.append("the event log has no end")
     places = list(wall[front:back])
     for s in range(n):
         places += hands[s] + rivers[s] + flowers[s] + [x for m in melds[s] for x in m[1]]
     if sorted(places) != list(range(len(kinds))):
-        problems.append(f"tiles not conserved: {len(places)} placed, {len(set(places))} distinct, {len(kinds)} expected")
+        problems.append(f"tiles not conserved: {len(places)} placed, {len(set(places))} distinct, "
+                        f"{len(kinds)} expected")
     if sum(paid) != 0:
         problems.append(f"payments do not sum to zero: {paid}")
     if deltas is not None and list(deltas) != paid:
@@ -195,7 +212,7 @@ def validate(variant: Any, wall: Sequence[int], dealer: int, events: Sequence[di
     return problems
 
 
-def validate_result(variant: Any, result: dict[str, Any], wall_codes: Sequence[str] | None = None,
+def validate_result(variant: CompiledVariant, result: dict[str, Any], wall_codes: Sequence[str] | None = None,
                     wall_ids: Sequence[int] | None = None) -> list[str]:
     """:func:`validate` for a replay result object (the wall as ids, or as codes)."""
     if wall_ids is None:

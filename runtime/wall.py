@@ -8,10 +8,13 @@ that kind in increasing order as the code appears, so a scenario fully fixes the
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from cardavia.compiler.model.tiles import CODES, TileError, TileSet, kind_of
+
+if TYPE_CHECKING:
+    from cardavia.compiler.variant import CompiledVariant
 
 
 class WallError(ValueError):
@@ -35,7 +38,7 @@ def wall_from_codes(tiles: TileSet, codes: Sequence[object]) -> list[int]:
     ids: list[int] = []
     for pos, code in enumerate(codes):
         try:
-            kind = kind_of(code)  # type: ignore[arg-type]
+            kind = kind_of(code)
         except TileError as exc:
             raise WallError(f"wall[{pos}]: {exc}") from None
         stack = free.get(kind)
@@ -58,7 +61,7 @@ def check_wall_ids(tiles: TileSet, ids: Sequence[int]) -> list[int]:
     return list(ids)
 
 
-def build_wall(variant: Any, hands: dict[int, str] | None = None, *, dealer: int = 0,
+def build_wall(variant: CompiledVariant, hands: dict[int, str] | None = None, *, dealer: int = 0,
                dealer_draw: str | None = None, draws: str | Sequence[str | None] = "", tail: str = "",
                fill_seed: int | None = 0) -> list[str]:
     """A full wall (codes) of a compiled variant, with chosen tiles in place and the rest
@@ -97,9 +100,9 @@ def build_wall(variant: Any, hands: dict[int, str] | None = None, *, dealer: int
     if dealer_draw:
         slots[pos] = take(parse_tiles(dealer_draw)[0])
     drawn = parse_tiles(draws) if isinstance(draws, str) else [None if c is None else kind_of(c) for c in draws]
-    for i, k in enumerate(drawn):
-        if k is not None:
-            slots[pos + 1 + i] = take(k)
+    for i, d in enumerate(drawn):
+        if d is not None:
+            slots[pos + 1 + i] = take(d)
     for i, k in enumerate(parse_tiles(tail)):
         slots[n - 1 - i] = take(k)
     if fill_seed is not None:
@@ -108,9 +111,9 @@ def build_wall(variant: Any, hands: dict[int, str] | None = None, *, dealer: int
     # and the replacement end, so that unplaced flowers do not move the placed tiles.
     free = [i for i, s in enumerate(slots) if s is None]
     bonus = [k for k in pool if k >= 34]
-    plain: Iterable[int] = iter(k for k in pool if k < 34)
+    plain: Iterator[int] = iter(k for k in pool if k < 34)
     start = max(0, len(free) // 2 - len(bonus) // 2)
     for j, k in enumerate(bonus):
         slots[free[start + j]] = k
-    out = [s if s is not None else next(plain) for s in slots]  # type: ignore[call-overload]
+    out = [s if s is not None else next(plain) for s in slots]
     return [CODES[k] for k in out]

@@ -88,10 +88,7 @@ def random_winning_hand(rng: random.Random) -> dict[str, Any] | None:
     concealed: list[int] = []
     for kind, first in sets:
         if kind == "kong" or rng.random() < 0.35:
-            if kind == "chow":
-                tiles = [first, first + 1, first + 2]
-            else:
-                tiles = [first] * (4 if kind == "kong" else 3)
+            tiles = [first, first + 1, first + 2] if kind == "chow" else [first] * (4 if kind == "kong" else 3)
             meld = {"type": kind, "tiles": [_code(k) for k in tiles]}
             if kind == "kong":
                 meld["concealed"] = rng.random() < 0.5

@@ -113,7 +113,7 @@ def _resolve(patterns: list[Pattern], principles: Principles, found: list[list[i
 def evaluate(patterns: list[Pattern], principles: Principles, ctx: Any) -> tuple[bool, list[tuple[str, int, int]]]:
     """(a limit hand?, [(id, value, count)] in table order) of one arrangement."""
     mine = [(i, p) for i, p in enumerate(patterns) if p.shapes is None or ctx.shape in p.shapes]
-    for i, p in mine:
+    for _, p in mine:
         if p.limit and (p.instances(ctx) if p.combination is None else bool(p.count.matches(ctx)[1])):
             return True, [(p.id, p.value_of(ctx), 1)]
     found = [x for i, p in mine if not p.limit and not p.fallback for x in _instances(i, p, ctx)]

@@ -414,7 +414,7 @@ def test_the_facts_read_from_a_line_are_those_of_its_hand() -> None:
         facts, hand = fastjson.facts_from_line(line), fastjson.hand_from_line(line)
         expected = HandContext(hand, None, scorers["mcr"].shapes)
         assert {n: getattr(facts, n, None) for n in slots} == {n: getattr(expected, n, None) for n in slots}
-        assert _outcome(lambda _: facts.hand, None) == _outcome(lambda _: hand, None)
+        assert _outcome(lambda f: f.hand, facts) == _outcome(lambda h: h, hand)
         for variant, scorer in scorers.items():  # one facts object, one variant after the other
             assert _evaluated(scorer.evaluate_facts, facts) == _evaluated(scorer.evaluate_hand, hand), (variant, line)
 

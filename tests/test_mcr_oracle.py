@@ -126,7 +126,8 @@ def test_q4_special_shapes_never_score_concealed_hand(mcr: Any) -> None:
 def test_q5_four_identical_tiles_in_seven_pairs_are_tile_hogs(mcr: Any) -> None:
     r = score(mcr, "2222444668888s 3f 6f +4s", last_wall_tile=True)
     assert fans(r)["tile_hog"] == 3
-    assert {"all_green", "seven_pairs", "full_flush", "reversible_tiles", "last_tile_claim", "all_simples"} <= set(fans(r))
+    expected = {"all_green", "seven_pairs", "full_flush", "reversible_tiles", "last_tile_claim", "all_simples"}
+    assert expected <= set(fans(r))
     assert r.total == 162
 
 

@@ -117,8 +117,8 @@ def test_kong_payments_at_once_and_refunds_at_the_end_of_the_wall(tmp_path, caps
 
 # End of the wall: seat 1 ready (seven pairs on 7p: 2 fan, 4 points), seat 3 a flower pig (declares p and
 # draws only p tiles), seats 0 and 2 not ready.
-END = {0: "1m 4m 7m 2s 5s 8s 3m 6m 9m 1s 4s 7s 9s", 1: "1199m 2288p 5566m 7p", 2: "2m 5m 8m 3s 6s 9s 1m 4m 7m 2s 5s 8s 9m",
-       3: "1234567p 1s 3s 5s 7s 9s 2s"}
+END = {0: "1m 4m 7m 2s 5s 8s 3m 6m 9m 1s 4s 7s 9s", 1: "1199m 2288p 5566m 7p",
+       2: "2m 5m 8m 3s 6s 9s 1m 4m 7m 2s 5s 8s 9m", 3: "1234567p 1s 3s 5s 7s 9s 2s"}
 
 
 def test_flower_pig_and_ready_check_at_the_end_of_the_wall(tmp_path, capsys):
@@ -207,7 +207,7 @@ def test_no_kong_without_a_replacement_tile(tmp_path, capsys):
     last = max(i for i, a in enumerate(decisions) if a["seat"] == 3)
     assert decisions[last]["tile"] == "5m"  # seat 3 drew the fourth 5m as the very last tile
     scn = dict(base, actions=decisions[:last] + [A(3, "kong", tile="5m")])
-    status, r, err = run_cli(scn, tmp_path, capsys)
+    status, _, err = run_cli(scn, tmp_path, capsys)
     assert status == 2 and f"action {last} (seat 3, kong 5m)" in err
     # The same point through the API: four 5m in hand, the wall empty, no kong among the options.
     deal = Deal(load_variant("sichuan"), wall_from_codes(load_variant("sichuan").tiles, base["wall"]))

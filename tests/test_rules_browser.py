@@ -20,7 +20,8 @@ import pytest
 
 from cardavia.cli import main
 
-playwright_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e '.[test]')")
+playwright_api = pytest.importorskip("playwright.sync_api",
+                                     reason="playwright is not installed (pip install -e '.[test]')")
 
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]

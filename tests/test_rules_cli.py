@@ -72,7 +72,7 @@ def test_bad_input_exits_2_with_a_message(capsys, argv: list[str], message: str)
 
 
 def test_unwritable_output(capsys, tmp_path: Path) -> None:
-    status, out, err = run(capsys, "rules", "hk", "-o", str(tmp_path / "no" / "dir" / "x.html"))
+    status, _, err = run(capsys, "rules", "hk", "-o", str(tmp_path / "no" / "dir" / "x.html"))
     assert status == 2 and "cannot write" in err
 
 

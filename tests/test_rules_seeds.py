@@ -60,7 +60,8 @@ TURN = [
 
 CHOW_TABLE = [
     F("says", "Only the next player after the discarder may claim a chow: three consecutive tiles of one suit."),
-    F("says", "All responses are collected before the tile is awarded: a win beats a pung or kong, which beats a chow."),
+    F("says", "All responses are collected before the tile is awarded: a win beats a pung or kong, "
+              "which beats a chow."),
     F("says", "After claiming a chow or a pung, discard before declaring a concealed or added kong."),
     F("says", "If several players claim one discard for a win, only the first in seat order after the discarder wins."),
 ]
@@ -132,7 +133,8 @@ SICHUAN = TURN + [
     F("says", "A player who has won no longer draws, discards or claims."),
     F("says", "Players who have already won pay no later kong charges."),
     F("shape", "standard"), F("shape", "seven_pairs"),
-    F("nsays", "{n} pair; four identical tiles count as two pairs", "{n} pairs; four identical tiles count as two pairs", 7),
+    F("nsays", "{n} pair; four identical tiles count as two pairs",
+      "{n} pairs; four identical tiles count as two pairs", 7),
     F("pattern", "basic_hand", 0), F("pattern", "all_pungs", 1), F("pattern", "seven_pairs", 2),
     F("pattern", "outside_hand", 2), F("pattern", "all_258_pungs", 3), F("excludes", "all_258_pungs", "all_pungs"),
     F("pattern", "full_flush", 2), F("pattern", "single_wait_four_melds", 1), F("pattern", "root", 1),

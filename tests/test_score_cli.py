@@ -45,11 +45,11 @@ def run_jsonl(monkeypatch, capsys, variant: str, data: str | bytes) -> tuple[int
 def test_table_lists_each_pattern_value_total_and_arrangement(capsys):
     code, out, _ = run(capsys, "hk", "555z666z77z123m45m +6m", "--self-drawn")
     assert code == 0
-    groups = next(l for l in out.splitlines() if l.startswith("arrangement (standard): ")).split(": ")[1]
+    groups = next(row for row in out.splitlines() if row.startswith("arrangement (standard): ")).split(": ")[1]
     assert sorted(groups.split()) == ["123m", "456m*", "555z", "666z", "77z"]
     for name, pid, value in [("Little three dragons", "little_three_dragons", 5), ("Half flush", "half_flush", 3),
                              ("Concealed hand", "concealed_hand", 1), ("Self-drawn", "self_drawn", 1)]:
-        line = next(l for l in out.splitlines() if pid in l)
+        line = next(row for row in out.splitlines() if pid in row)
         assert name in line and line.rstrip().endswith(f"{value} faan")
     assert "total: 11 faan" in out
     assert "valid win" in out

@@ -80,7 +80,8 @@ def test_mcrs_knitted_shapes_do_not_fit_eleven_tiles_either() -> None:
 
 
 def test_an_omitted_sets_follows_the_hand_size() -> None:
-    text = eleven_tiles_text().replace("{id: standard, kind: sets_and_pair, sets: 3}", "{id: standard, kind: sets_and_pair}")
+    text = eleven_tiles_text().replace("{id: standard, kind: sets_and_pair, sets: 3}",
+                                       "{id: standard, kind: sets_and_pair}")
     [standard] = compile_text(text, "eleven.yaml").scoring.shapes
     assert (standard.sets, standard.size) == (3, 11)
     hk = shipped("hk").replace("{id: seven_pairs, kind: pairs, sets: 7, quads_as_two_pairs: false}",

@@ -8,6 +8,7 @@ import sys
 
 from cardavia.commands import print_problems
 from cardavia.compiler import VariantError, load_variant
+from cardavia.compiler.variant import CompiledVariant
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -42,25 +43,25 @@ def run(args: argparse.Namespace) -> int:
     return status
 
 
-def _emit(variant: object, shape: str) -> int:
+def _emit(variant: CompiledVariant, shape: str) -> int:
     """Print the generated scorer of ``shape`` (every shape when empty); 1 for an unknown shape."""
-    shapes = [s.id for s in variant.scoring.shapes]  # type: ignore[attr-defined]
+    shapes = [s.id for s in variant.scoring.shapes]
     if shape and shape not in shapes:
-        print(f"error: {variant.path}: unknown shape {shape!r}: expected one of {', '.join(shapes)}",  # type: ignore[attr-defined]
+        print(f"error: {variant.path}: unknown shape {shape!r}: expected one of {', '.join(shapes)}",
               file=sys.stderr)
         return 1
     for i, sid in enumerate([shape] if shape else shapes):
         if i:
             print()
-        print(f"# ---- the scorer of shape {sid} ({variant.path}) ----\n")  # type: ignore[attr-defined]
-        print(variant.scorer_source(sid), end="")  # type: ignore[attr-defined]
+        print(f"# ---- the scorer of shape {sid} ({variant.path}) ----\n")
+        print(variant.scorer_source(sid), end="")
     return 0
 
 
-def _extra_lines(variant: object, verbose: bool = False) -> list[str]:
+def _extra_lines(variant: CompiledVariant, verbose: bool = False) -> list[str]:
     """Lines other parts add to the summary (e.g. missing translations), if installed."""
     try:
-        from cardavia.render.catalog import missing_translation_lines  # type: ignore[import-not-found]
+        from cardavia.render.catalog import missing_translation_lines
     except ImportError:
         return []
     return missing_translation_lines(variant, verbose)

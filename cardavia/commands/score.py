@@ -9,12 +9,13 @@ one, and exits 0: a batch never stops on one bad request.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import io
 import json
 import sys
 from collections.abc import Iterable, Iterator
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from cardavia.commands import print_problems
 from cardavia.compiler import HandError, VariantError, from_json, load_variant, parse_notation
@@ -23,6 +24,10 @@ from cardavia.compiler.model.tiles import WIND_LETTERS, TileError
 from cardavia.compiler.scoring.context import HandContext
 from cardavia.compiler.scoring.fastjson import AVAILABLE as FAST_JSON
 from cardavia.compiler.scoring.fastjson import facts_from_line
+
+if TYPE_CHECKING:
+    from cardavia.compiler.scoring.scorer import ScoreResult
+    from cardavia.compiler.variant import CompiledVariant
 
 #: What a request can get wrong; anything else is an internal error, still reported per line.
 INPUT_ERRORS = (HandError, TileError)
@@ -34,7 +39,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Score one hand written in hand notation (e.g. \"12345678m 55s [777z] 2f +9m\"), "
                     "or with --jsonl one JSON request per line of standard input.")
     p.add_argument("variant", metavar="VARIANT", help="hk, mcr, sichuan, or a path to a YAML file")
-    p.add_argument("hand", nargs="?", help="the hand: concealed tiles, [exposed] and {concealed kong} sets, +winning tile")
+    p.add_argument("hand", nargs="?",
+                   help="the hand: concealed tiles, [exposed] and {concealed kong} sets, +winning tile")
     p.add_argument("--self-drawn", action="store_true", help="the winning tile was drawn")
     p.add_argument("--seat", choices="ESWN", default="E", help="seat wind (default E)")
     p.add_argument("--round", choices="ESWN", default="E", help="round wind (default E)")
@@ -58,16 +64,14 @@ class _Total:
         self.total = total
 
 
-def result_json(variant: Any, hand: Hand, details: bool = False) -> dict[str, Any]:
+def result_json(variant: CompiledVariant, hand: Hand, details: bool = False) -> dict[str, Any]:
     """The contract's output object plus ``base`` for a valid win; ``details`` adds the arrangement
     and, for an invalid hand, the reason (single-hand ``--json``; batch lines stay lean)."""
     result = variant.scorer.score(hand)
     out = result.as_json()
     if result.valid:
-        try:
+        with contextlib.suppress(ArithmeticError):
             out["base"] = variant.settlement.base.fn(_Total(result.total))
-        except ArithmeticError:
-            pass
     if details:
         out["arrangement"] = result.arrangement
         out["shape"] = result.shape
@@ -126,7 +130,7 @@ class LineEncoder:
 
     LIMIT = 4096  # entries per table; a piece not kept is encoded again when needed
 
-    def __init__(self, variant: Any) -> None:
+    def __init__(self, variant: CompiledVariant) -> None:
         self.variant = variant
         self.evaluate = variant.scorer.evaluate_facts
         self.shapes = variant.scorer.shapes
@@ -169,7 +173,9 @@ class LineEncoder:
             return _NOT_A_WIN
         scored = ev.scored
         try:
-            body = ", ".join(map(self.fans.get, scored))
+            # A piece not kept yet is None and join raises TypeError: the fallback below, kept
+            # off the common path (no test per piece), so str | None is meant here.
+            body = ", ".join(map(self.fans.get, scored))  # type: ignore[arg-type]
         except TypeError:  # a piece not kept yet (None)
             get = self.fans.get
             body = ", ".join([get(s) or self._fan(s) for s in scored])
@@ -180,7 +186,7 @@ class LineEncoder:
 _NOT_A_WIN = '{"valid": false, "total": 0, "fans": []}\n'
 
 
-def jsonl(variant: Any, source: IO[bytes], out: IO[str]) -> int:
+def jsonl(variant: CompiledVariant, source: IO[bytes], out: IO[str]) -> int:
     """Answer each non-blank line of ``source`` with one JSON line on ``out``, in order.
 
     The answers to the lines that have arrived are written and flushed together before
@@ -298,16 +304,17 @@ def _flags(hand: Hand) -> str:
     return ", ".join(words)
 
 
-def _shapes(variant: Any) -> str:
+def _shapes(variant: CompiledVariant) -> str:
     return ", ".join(s.id.replace("_", " ") for s in variant.scoring.shapes)
 
 
-def table(variant: Any, hand: Hand, result: Any) -> str:
+def table(variant: CompiledVariant, hand: Hand, result: ScoreResult) -> str:
     """Each pattern with its value (and count), the total, the arrangement, and why a hand is not valid."""
     names = {p.id: p.name for p in variant.scoring.table.patterns}
     unit = variant.scoring.unit
     lines = [f"{variant.title}: {hand.notation()}", f"  {_flags(hand)}"]
     if result.arrangement:
+        assert result.shape is not None  # an arrangement is always of a shape
         lines.append(f"arrangement ({result.shape.replace('_', ' ')}): {result.arrangement}")
     if result.fans:
         rows = []

@@ -22,7 +22,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--deals", type=int, default=100, help="number of deals (walls with --duplicate; default 100)")
     p.add_argument("--seed", type=int, default=0, help="seed of the walls and players (default 0)")
     p.add_argument("--players", help=f"one kind per seat, comma-separated ({', '.join(KINDS)}); default ai")
-    p.add_argument("--duplicate", action="store_true", help="play each wall four times, players rotated through the seats")
+    p.add_argument("--duplicate", action="store_true",
+                   help="play each wall four times, players rotated through the seats")
     p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)

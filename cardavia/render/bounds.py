@@ -17,11 +17,15 @@ it reports as unbounded (``None``): the pattern is then said to count for each.
 from __future__ import annotations
 
 from math import comb
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lark import Token, Tree
 
 from cardavia.compiler.language.parser import ExpressionError, parse
+
+if TYPE_CHECKING:
+    from cardavia.compiler.scoring.patterns import Pattern
+    from cardavia.compiler.variant import CompiledVariant
 
 #: Lists of sets of the hand a quantifier may range over.
 GROUP_LISTS = {"sets", "groups", "pungs", "kongs", "chows", "declared", "exposed"}
@@ -46,7 +50,7 @@ class _Reader:
             return None
         kind = tree.data
         if kind == "int_":
-            return int(tree.children[0])
+            return int(str(tree.children[0]))
         if kind == "name":
             name = str(tree.children[0])
             if name in GROUP_LISTS:
@@ -140,7 +144,7 @@ def most_counts(count_text: str, *, definitions: dict[str, str], sets: int, copi
     return _Reader(definitions, sets, copies, principles, combination).bound(tree)
 
 
-def can_repeat(pattern: Any, variant: Any) -> bool:
+def can_repeat(pattern: Pattern, variant: CompiledVariant) -> bool:
     """True when the pattern may count more than once in a hand, as far as its formula says."""
     if pattern.count is None:
         return False

@@ -22,12 +22,12 @@ from __future__ import annotations
 import gettext
 import io
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from string import Formatter
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 from babel.lists import format_list
 from babel.messages.catalog import Catalog
@@ -35,6 +35,9 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
 from .languages import LANGUAGES, SOURCE, Language, language
+
+if TYPE_CHECKING:
+    from cardavia.compiler.variant import CompiledVariant
 
 DOMAIN = "cardavia"
 
@@ -75,7 +78,7 @@ class _SafeFormatter(Formatter):
     """``str.format`` that leaves an unknown placeholder visible instead of failing:
     a translator's typo must not break a page."""
 
-    def get_value(self, key: Any, args: Any, kwargs: dict[str, Any]) -> Any:
+    def get_value(self, key: int | str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
         if isinstance(key, str):
             return kwargs.get(key, "{" + key + "}")
         return super().get_value(key, args, kwargs)
@@ -145,6 +148,15 @@ def _same(text: str) -> str:
     return text
 
 
+class JinjaCallables(TypedDict):
+    """The four lookups Jinja2's i18n extension installs (``install_gettext_callables``)."""
+
+    gettext: Callable[[str], str]
+    ngettext: Callable[[str, str, int], str]
+    pgettext: Callable[[str, str], str]
+    npgettext: Callable[[str, str, str, int], str]
+
+
 class Translator:
     """Lookups for one language. Placeholders are ``{name}``, filled from keywords."""
 
@@ -179,7 +191,7 @@ class Translator:
         return is_translated(self.catalog, context, message)
 
     # Helpers that use CLDR data.
-    def join(self, items: Iterable[str], style: str = "standard") -> str:
+    def join(self, items: Iterable[str], style: Literal["standard", "or"] = "standard") -> str:
         """A localized list: "a, b and c" (style "or": "a, b or c")."""
         items = [i for i in items if i]
         if not items:
@@ -187,7 +199,7 @@ class Translator:
         return format_list(items, style=style, locale=self.lang.locale)
 
     # Jinja2's i18n extension calls these (newstyle: placeholders as %(name)s).
-    def jinja_callables(self) -> dict[str, Any]:
+    def jinja_callables(self) -> JinjaCallables:
         t, finish = self._t, self._finish
         return {"gettext": lambda m: finish(t.gettext(m)),
                 "ngettext": lambda s, p, n: finish(t.ngettext(s, p, n)),
@@ -238,7 +250,7 @@ def tradition_context(role: str, unit: str) -> str:
     return f"{role} | {unit}"
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class VariantMessage:
     """One text a variant file contributes to its pages."""
 
@@ -266,7 +278,7 @@ def _one_line(text: Any) -> str:
     return " ".join(str(text).split())
 
 
-def variant_messages(variant: Any) -> list[VariantMessage]:
+def variant_messages(variant: CompiledVariant) -> list[VariantMessage]:
     """Every translatable text of a compiled variant, in page order.
 
     The extractor writes these into the catalog template; the pages look them up with
@@ -339,7 +351,7 @@ def translated_languages() -> list[Language]:
     return [lang for lang in LANGUAGES if lang != SOURCE]
 
 
-def missing_translations(variant: Any) -> list[tuple[VariantMessage, list[str]]]:
+def missing_translations(variant: CompiledVariant) -> list[tuple[VariantMessage, list[str]]]:
     """Each variant message that some shipped language lacks, with those languages' tags."""
     out = []
     cats = {lang.tag: load_catalog(lang) for lang in translated_languages()}
@@ -353,7 +365,7 @@ def missing_translations(variant: Any) -> list[tuple[VariantMessage, list[str]]]
     return out
 
 
-def missing_translation_lines(variant: Any, verbose: bool = False) -> list[str]:
+def missing_translation_lines(variant: CompiledVariant, verbose: bool = False) -> list[str]:
     """Lines for ``cardavia check``: one line saying how many of the variant's texts pages
     show in English for lack of a translation, and with ``verbose`` one line per text
     (run ``python -m cardavia.render.extract`` and translate locales/*.po)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
-@dataclass
+@dataclass(slots=True, frozen=True)
 class PatternRow:
     id: str
     name: str
@@ -19,7 +19,7 @@ class PatternRow:
     notes: list[str] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(slots=True, frozen=True)
 class Block:
     """A paragraph (``text``), a bullet list (``items``) or the pattern table (``rows``)."""
 
@@ -34,14 +34,14 @@ class Block:
         return "table" if self.rows else "list" if self.items else "paragraph"
 
 
-@dataclass
+@dataclass(slots=True, frozen=True)
 class Section:
     number: int
     heading: str
     blocks: list[Block]
 
 
-@dataclass
+@dataclass(slots=True, frozen=True)
 class Figure:
     """A key number shown at a glance (``key`` names the fact for tools and tests)."""
 
@@ -51,7 +51,7 @@ class Figure:
     text: str
 
 
-@dataclass
+@dataclass(slots=True, frozen=True)
 class GamePage:
     variant: str
     lang: str
@@ -65,7 +65,7 @@ class GamePage:
     figures_label: str = ""
 
 
-@dataclass
+@dataclass(slots=True, frozen=True)
 class FamilyPage:
     family: str
     lang: str

@@ -21,7 +21,7 @@ import re
 import sys
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import BinaryIO, cast
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_python
@@ -50,6 +50,22 @@ KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"
             "npgettext": ((1, "c"), 2, 3)}
 COMMENT_TAGS = ["Translators:"]
 
+#: One call an extractor found: (line, function name, the call's arguments: one string, or a
+#: tuple with None for each argument that is not a string literal, translator comments).
+_Call = tuple[int, str, str | tuple[str | None, ...] | None, list[str]]
+
+
+def _python_calls(fh: BinaryIO) -> Iterable[_Call]:
+    """The calls of KEYWORDS in a Python file. Babel annotates ``extract_python`` with the
+    tuple its ``extract()`` yields, (line, message, comments, context), but it yields _Call."""
+    return cast(Iterable[_Call], extract_python(fh, KEYWORDS, COMMENT_TAGS, {}))
+
+
+def _template_calls(fh: BinaryIO) -> Iterable[_Call]:
+    """The calls of KEYWORDS in a Jinja2 template (the extractor takes their names only)."""
+    options = {"extensions": "jinja2.ext.i18n", "trim_blocks": "true", "lstrip_blocks": "true"}
+    return babel_extract(fh, tuple(KEYWORDS), COMMENT_TAGS, options)
+
 
 def _messages_from(funcname: str, messages: object) -> tuple[str | None, str | tuple[str, str]] | None:
     """(context, msgid) from one extracted call, following KEYWORDS' argument specs."""
@@ -75,7 +91,7 @@ def source_messages() -> Iterable[tuple[str | None, str | tuple[str, str], str, 
     """(context, msgid, file, line) of every literal message in code and templates."""
     for path in sorted(PACKAGE.glob("*.py")):
         with open(path, "rb") as fh:
-            for lineno, funcname, messages, _comments in extract_python(fh, KEYWORDS, COMMENT_TAGS, {}):
+            for lineno, funcname, messages, _comments in _python_calls(fh):
                 found = _messages_from(funcname, messages)
                 if found:
                     yield found[0], found[1], f"cardavia/render/{path.name}", lineno
@@ -83,8 +99,7 @@ def source_messages() -> Iterable[tuple[str | None, str | tuple[str, str], str, 
         if path.suffix not in (".html", ".md", ".txt"):
             continue
         with open(path, "rb") as fh:
-            options = {"extensions": "jinja2.ext.i18n", "trim_blocks": "true", "lstrip_blocks": "true"}
-            for lineno, funcname, messages, _comments in babel_extract(fh, KEYWORDS, COMMENT_TAGS, options):
+            for lineno, funcname, messages, _comments in _template_calls(fh):
                 found = _messages_from(funcname, messages)
                 if found:
                     yield found[0], found[1], f"cardavia/render/templates/{path.name}", lineno
@@ -99,21 +114,21 @@ def build_template(variant_names: Iterable[str] | None = None) -> Catalog:
     # A variant text is one entry per (role, English text), wherever it occurs; a name or
     # description that variants of several traditions (units) share gets one more entry per
     # tradition, which translators fill only where their language names it otherwise.
-    found: dict[tuple[str, str], tuple[Any, list[str], list[str], dict[str, None]]] = {}
+    found: dict[tuple[str, str], tuple[str | tuple[str, str], list[str], list[str], dict[str, None]]] = {}
     for name in variant_names if variant_names is not None else shipped_variants():
         variant = load_variant(name)
         for m in variant_messages(variant):
-            msgid: Any = (m.msgid, m.plural) if m.plural else m.msgid
-            entry = found.setdefault(m.key, (msgid, [], [], {}))
+            text = (m.msgid, m.plural) if m.plural else m.msgid
+            entry = found.setdefault(m.key, (text, [], [], {}))
             entry[1].append(f"variants/{Path(variant.path).name}")
             entry[2].append(f"{variant.id}: {m.where}")
             entry[3][variant.scoring.unit] = None
-    for (role, _text), (msgid, files, wheres, units) in found.items():
+    for (role, _english), (text, files, wheres, units) in found.items():
         locations = [(f, 0) for f in dict.fromkeys(files)]
-        pot.add(msgid, context=role, locations=locations, auto_comments=wheres)
+        pot.add(text, context=role, locations=locations, auto_comments=wheres)
         if len(units) > 1 and role in TRADITION_ROLES:
             for unit in units:
-                pot.add(msgid, context=tradition_context(role, unit), locations=locations,
+                pot.add(text, context=tradition_context(role, unit), locations=locations,
                         auto_comments=[f"Translators: only where variants scored in {unit} name it otherwise; "
                                        "leave empty to use the entry without \"| " + unit + "\""])
     return pot

@@ -7,21 +7,25 @@ from these facts, so a page can say nothing the variant file does not hold.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardavia.compiler.model.tiles import TILE_GROUPS, WIND_LETTERS
 
 from .bounds import can_repeat
 
+if TYPE_CHECKING:
+    from cardavia.compiler.model.tiles import TileSet
+    from cardavia.compiler.variant import CompiledVariant
 
-@dataclass(frozen=True)
+
+@dataclass(slots=True, frozen=True)
 class TileGroupFact:
     group: str  # characters, dots, bamboo, winds, dragons, flowers, seasons
     copies: int
     kinds: int  # how many tile kinds the group has
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class ShapeFact:
     """A winning shape as the shape itself says what it is made of (``Shape.parts``)."""
 
@@ -37,7 +41,7 @@ class ShapeFact:
     max_melds: int
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class PatternFact:
     id: str
     name: str
@@ -54,7 +58,7 @@ class PatternFact:
     combination: str | None
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class PaymentFact:
     when: str | None  # condition text, None: always
     payer: str  # compiler.settlement.PAYERS
@@ -62,7 +66,7 @@ class PaymentFact:
     kong: str | None = None  # exposed / added / concealed for kong payments
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class ExhaustedFact:
     reason: str
     refund_when: str | None = None  # a refund rule: who refunds kong income
@@ -71,7 +75,7 @@ class ExhaustedFact:
     amount: str | None = None
 
 
-@dataclass
+@dataclass(slots=True, frozen=True)
 class VariantFacts:
     id: str
     name: str
@@ -132,7 +136,7 @@ def _text(compiled: Any) -> str | None:
     return None if compiled is None else " ".join(str(compiled.text).split())
 
 
-def tile_groups(tiles: Any) -> list[TileGroupFact]:
+def tile_groups(tiles: TileSet) -> list[TileGroupFact]:
     out = []
     for name, kinds in TILE_GROUPS.items():
         copies = tiles.copies(kinds[0])
@@ -141,7 +145,7 @@ def tile_groups(tiles: Any) -> list[TileGroupFact]:
     return out
 
 
-def facts_of(variant: Any) -> VariantFacts:
+def facts_of(variant: CompiledVariant) -> VariantFacts:
     """The facts of a compiled variant (:class:`compiler.variant.CompiledVariant`)."""
     sc = variant.scoring
     raw_shapes = {s["id"]: s for s in variant.data["scoring"]["shapes"]}
@@ -187,7 +191,7 @@ def facts_of(variant: Any) -> VariantFacts:
     )
 
 
-@dataclass
+@dataclass(slots=True, frozen=True)
 class FamilyFacts:
     """A family page ("China · 144 tiles"): the games of one family and their tiles."""
 

@@ -26,7 +26,7 @@ Phrase = Callable[[Translator, str], str]  # (translator, the unit word) -> phra
 Clause = Callable[[Translator], tuple[str, str]]
 
 
-@dataclass
+@dataclass(slots=True, frozen=True)
 class Vocabulary:
     numbers: dict[str, Phrase] = field(default_factory=dict)
     flags: dict[str, Clause] = field(default_factory=dict)
@@ -105,7 +105,7 @@ class _Reader:
             raise _Unreadable(str(tree))
         kind = tree.data
         if kind == "int_":
-            return _num(int(tree.children[0]))
+            return _num(int(str(tree.children[0])))
         if kind == "name":
             name = str(tree.children[0])
             if name in self.vocab.numbers:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class Language:
     tag: str  # BCP 47, e.g. "zh-Hant"
     locale: str  # Babel / gettext locale, e.g. "zh_Hant"
@@ -41,7 +41,8 @@ def language(tag: str) -> Language:
     """The shipped language for a tag (case-insensitive, ``-`` or ``_``)."""
     found = _BY_KEY.get(str(tag).strip().lower().replace("_", "-")) or _BY_KEY.get(str(tag).strip().lower())
     if found is None:
-        raise UnknownLanguage(f"unknown language {tag!r}: expected one of {', '.join(l.tag for l in LANGUAGES)}")
+        expected = ", ".join(lang.tag for lang in LANGUAGES)
+        raise UnknownLanguage(f"unknown language {tag!r}: expected one of {expected}")
     return found
 
 

@@ -7,10 +7,11 @@ functions for every page of the static site.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import jinja2
 
@@ -20,6 +21,9 @@ from .facts import facts_of, family_of
 from .languages import LANGUAGES, Language, language
 from .prose import family_page, game_page
 
+if TYPE_CHECKING:
+    from cardavia.compiler.variant import CompiledVariant
+
 FORMATS = ("html", "md", "txt")
 TEMPLATES = Path(__file__).with_name("templates")
 
@@ -28,7 +32,17 @@ class UnknownFormat(ValueError):
     """An output format the renderer does not write."""
 
 
-@dataclass(frozen=True)
+class _I18nEnvironment(Protocol):
+    """What ``jinja2.ext.i18n`` adds to an Environment (through ``Environment.extend``, which
+    the type stubs cannot see)."""
+
+    def install_gettext_callables(self, gettext: Callable[[str], str], ngettext: Callable[[str, str, int], str],
+                                  newstyle: bool | None = None,
+                                  pgettext: Callable[[str, str], str] | None = None,
+                                  npgettext: Callable[[str, str, str, int], str] | None = None) -> None: ...
+
+
+@dataclass(slots=True, frozen=True)
 class NavLink:
     """One link of the games' navigation at the top of a page."""
 
@@ -37,7 +51,7 @@ class NavLink:
     current: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class Switch:
     """One entry of the language switcher."""
 
@@ -55,8 +69,9 @@ def _environment(tag: str, html: bool) -> jinja2.Environment:
         keep_trailing_newline=True, undefined=jinja2.StrictUndefined,
     )
     callables = translator(tag).jinja_callables()
-    env.install_gettext_callables(callables["gettext"], callables["ngettext"], newstyle=True,
-                                  pgettext=callables["pgettext"], npgettext=callables["npgettext"])
+    cast(_I18nEnvironment, env).install_gettext_callables(
+        callables["gettext"], callables["ngettext"], newstyle=True,
+        pgettext=callables["pgettext"], npgettext=callables["npgettext"])
     env.filters["md_cell"] = lambda s: str(s).replace("|", "\\|").replace("\n", " ")
     env.filters["wrap"] = _wrap
     env.filters["columns"] = _columns
@@ -96,12 +111,12 @@ def check_format(fmt: str) -> str:
     return fmt
 
 
-def game_document(variant: Any, lang: str | Language) -> GamePage:
+def game_document(variant: CompiledVariant, lang: str | Language) -> GamePage:
     lang = language(lang) if isinstance(lang, str) else lang
     return game_page(facts_of(variant), translator(lang))
 
 
-def render_game(variant: Any, lang: str | Language, fmt: str = "html", *, site_page: str | None = None,
+def render_game(variant: CompiledVariant, lang: str | Language, fmt: str = "html", *, site_page: str | None = None,
                 home: str | None = None, nav: list[NavLink] | None = None) -> str:
     """One variant's rules page. ``site_page`` (a file name) adds the language switcher
     with links to the same page in the other languages of a site; ``home`` links the
@@ -113,12 +128,12 @@ def render_game(variant: Any, lang: str | Language, fmt: str = "html", *, site_p
                    nav=nav or [])
 
 
-def family_document(variants: list[Any], lang: str | Language) -> FamilyPage:
+def family_document(variants: list[CompiledVariant], lang: str | Language) -> FamilyPage:
     lang = language(lang) if isinstance(lang, str) else lang
     return family_page(family_of([facts_of(v) for v in variants]), translator(lang))
 
 
-def render_family(variants: list[Any], lang: str | Language, *, site_page: str | None = None,
+def render_family(variants: list[CompiledVariant], lang: str | Language, *, site_page: str | None = None,
                   home: str | None = None, nav: list[NavLink] | None = None) -> str:
     """A family page ("China · 144 tiles") with every game of the family and its rules."""
     lang = language(lang) if isinstance(lang, str) else lang

@@ -43,10 +43,10 @@ class Prose:
         return self.t._("{n} {unit}", n=n, unit=self.unit(n))
 
     def pattern_name(self, p: PatternFact | str) -> str:
-        p = self.f.pattern(p) if isinstance(p, str) else p
-        if p is None:
+        fact = self.f.pattern(p) if isinstance(p, str) else p
+        if fact is None:
             return ""
-        return self.vtext(roles.PATTERN_NAME, p.name)
+        return self.vtext(roles.PATTERN_NAME, fact.name)
 
     def shape_name(self, s: ShapeFact) -> str:
         return self.vtext(roles.SHAPE_NAME, s.name or humanize(s.id))
@@ -100,7 +100,8 @@ class Prose:
             ({k for k in range(34) if is_wind(k)}, t._("every wind")),
             ({k for k in range(34) if is_dragon(k)}, t._("every dragon")),
         ]
-        parts, covered = [], set()
+        parts: list[str] = []
+        covered: set[int] = set()
         for kinds_, words in categories:
             if kinds_ <= want and not kinds_ <= covered:
                 parts.append(words)
@@ -297,7 +298,7 @@ class Prose:
         items = [self.shape_text(s) for s in f.shapes]
         intro = [t._("A winning hand takes one of these shapes:")]
         rules = []
-        for i, reason in enumerate(f.valid_reasons):
+        for reason in f.valid_reasons:
             rules.append(t._("A hand is not a win when {reason}.",
                              reason=self.vtext(roles.VALIDITY_REASON, reason)))
         rules.append(t._("Wherever a pattern speaks of pungs, a kong counts as a pung."))
@@ -328,7 +329,8 @@ class Prose:
         rules.append(t._("Every pattern that counts is listed with its value; patterns excluded or replaced by "
                          "another do not count."))
         rows = [self.pattern_row(p) for p in display_order(f.patterns)]
-        table = Block(rows=rows, caption=t._("Scoring patterns of {title}", title=self.vtext(roles.VARIANT_TITLE, f.title)),
+        caption = t._("Scoring patterns of {title}", title=self.vtext(roles.VARIANT_TITLE, f.title))
+        table = Block(rows=rows, caption=caption,
                       headers=(t._("Pattern"), cap(self.unit(2)), t._("Description")))
         return Section(4, t._("Winning hands and scoring patterns"),
                        [Block(text=intro[0]), Block(items=items), Block(items=rules), table])
@@ -343,7 +345,8 @@ class Prose:
         if f.cap is not None:
             first.append(t._("The limit is {amount}: a higher total counts as {cap}.",
                              amount=self.amount_of(f.cap), cap=f.cap))
-        first.append(t._("Base amount: {formula}.", formula=formulas.amount(f.base, t, formulas.TOTAL, unit=self.unit(2))))
+        base = formulas.amount(f.base, t, formulas.TOTAL, unit=self.unit(2))
+        first.append(t._("Base amount: {formula}.", formula=base))
         for pay in f.win_payments:
             label = cap(formulas.condition(pay.when, t, unit=self.unit(2))) if pay.when else t._("Any win")
             first.append(t._("{condition}: {payer} pays {amount}.", condition=label, payer=self.payer(pay.payer),
@@ -374,7 +377,8 @@ class Prose:
                 if rule.refund_when is not None:
                     end.append(t._("{reason}: every player who {condition} refunds their kong income to those who "
                                    "paid it.", reason=self.vtext(roles.SETTLEMENT_REASON, humanize(rule.reason)),
-                                   condition=formulas.condition(rule.refund_when, t, formulas.PLAYER, unit=self.unit(2))))
+                                   condition=formulas.condition(rule.refund_when, t, formulas.PLAYER,
+                                                                unit=self.unit(2))))
                 else:
                     end.append(t._("{reason}: every player who {payer} pays {amount} to every other player who "
                                    "{payee}.",

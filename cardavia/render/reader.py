@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
 
-@dataclass
+@dataclass(slots=True)
 class Row:
     id: str
     name: str = ""

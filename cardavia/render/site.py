@@ -12,22 +12,32 @@ Layout (relative links only, so the directory can be opened from disk or served)
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from cardavia.compiler.registry import load_variant, shipped_variants
 
 from .languages import LANGUAGES, Language
 from .pages import NavLink, family_document, render_family, render_game, render_index, render_root
 
+if TYPE_CHECKING:
+    from cardavia.compiler.variant import CompiledVariant
 
-def _families(variants: list[Any]) -> dict[str, list[Any]]:
-    out: dict[str, list[Any]] = {}
+    from .document import GamePage
+
+
+def _families(variants: list[CompiledVariant]) -> dict[str, list[CompiledVariant]]:
+    out: dict[str, list[CompiledVariant]] = {}
     for v in variants:
         out.setdefault(v.family or "other", []).append(v)
     return out
 
 
-def build_site(out: str | Path, variants: list[Any] | None = None,
+def _nav(games: list[GamePage], current: str | None, prefix: str = "") -> list[NavLink]:
+    """The links to every game of a language's pages, ``current`` marked."""
+    return [NavLink(f"{prefix}{g.variant}.html", g.name, g.variant == current) for g in games]
+
+
+def build_site(out: str | Path, variants: list[CompiledVariant] | None = None,
                languages: tuple[Language, ...] = LANGUAGES) -> list[Path]:
     """Write the site under ``out``; returns the files written."""
     root = Path(out)
@@ -45,17 +55,13 @@ def build_site(out: str | Path, variants: list[Any] | None = None,
     for lang in languages:
         docs = [family_document(members, lang) for members in families.values()]
         games = [g for doc in docs for g in doc.games]
-
-        def nav(current: str | None, prefix: str = "") -> list[NavLink]:
-            return [NavLink(f"{prefix}{g.variant}.html", g.name, g.variant == current) for g in games]
-
         for family, members in families.items():
             write(f"{lang.tag}/{family}.html", render_family(members, lang, site_page=f"{family}.html",
-                                                             home="index.html", nav=nav(None)))
+                                                             home="index.html", nav=_nav(games, None)))
             for v in members:
                 write(f"{lang.tag}/{v.id}.html", render_game(v, lang, "html", site_page=f"{v.id}.html",
-                                                             home="index.html", nav=nav(v.id)))
-        write(f"{lang.tag}/index.html", render_index(docs, lang, nav=nav(None)))
+                                                             home="index.html", nav=_nav(games, v.id)))
+        write(f"{lang.tag}/index.html", render_index(docs, lang, nav=_nav(games, None)))
         if lang == LANGUAGES[0]:
-            write("index.html", render_root(docs, nav=nav(None, f"{lang.tag}/")))
+            write("index.html", render_root(docs, nav=_nav(games, None, f"{lang.tag}/")))
     return written
