@@ -6,34 +6,22 @@ it away from ready, and picks as missing suit the suit it holds fewest of. Where
 variant has a minimum (a win must be worth something), it steers toward value at no
 extra cost: equally good discards give up the least-held suits first (toward one suit
 and honors), and it does not chow (a pung or kong still, when it helps). It reads only
-its own hand, its own melds and the options it is given. Until a stronger AI exists,
-the kinds ``ai``, ``ai:easy`` and ``ai:strong`` are this bot.
+its own hand, its own melds and the options it is given. It counts the shanten of its hand
+with the hand analysis's :class:`~runtime.analysis.Evaluator`, over every shape but the
+knitted ones. The kinds ``ai``, ``ai:easy`` and ``ai:strong`` play as this bot for now.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from cardavia.compiler.model.tiles import SUITS
-from cardavia.compiler.shapes.base import Shape
 
 from .actions import Action, Decision
-from .shanten import (
-    _DROPS,
-    _EVAL_IDS,
-    _KEY_TABLE,
-    SUIT_OF,
-    WEIGHT,
-    eval_ids,
-    rests_of,
-    standard_shanten,
-    standard_shanten_keys,
-    suit_drops,
-    suit_keys,
-    table_of,
-)
+from .analysis import Evaluator
+from .shanten import SUIT_OF, WEIGHT, standard_shanten_keys, suit_keys
 
 if TYPE_CHECKING:
     from .controllers import Controller
@@ -42,84 +30,6 @@ if TYPE_CHECKING:
 _WIN = Action("win")
 
 KINDS = ("baseline", "random", "ai", "ai:easy", "ai:strong")
-
-
-class Evaluator:
-    """Shanten of a hand over the variant's shapes: shapes of sets and a pair from the suit-key
-    tables of :mod:`runtime.shanten`, the others as each counts itself (``Shape.shanten``)."""
-
-    def __init__(self, shapes: Sequence[Shape]) -> None:
-        self.standard = [s.standard_sets for s in shapes if s.standard_sets is not None]
-        self.special = [s for s in shapes if s.standard_sets is None]
-
-    def _special(self, counts: Sequence[int], melds: int) -> int:
-        best = 99
-        for shape in self.special:
-            value = shape.shanten(counts, melds, standard_shanten)
-            if value is not None and value < best:
-                best = value
-        return best
-
-    def shanten(self, counts: Sequence[int], melds: int, keys: Sequence[int] | None = None) -> int:
-        best = self._special(counts, melds)
-        if self.standard:
-            if keys is None:
-                keys = suit_keys(counts)
-            for sets in self.standard:
-                value = standard_shanten_keys(keys, sets - melds)
-                if value < best:
-                    best = value
-        return best
-
-    def discards(self, counts: list[int], melds: int, kinds: Sequence[int],
-                 keys: Sequence[int] | None = None) -> dict[int, int]:
-        """Shanten after discarding one tile of each kind in ``kinds`` (see :meth:`values`)."""
-        return dict(zip(kinds, self.values(counts, melds, kinds, keys)))
-
-    def values(self, counts: list[int], melds: int, kinds: Sequence[int],
-               keys: Sequence[int] | None = None) -> list[int]:
-        """Shanten after discarding one tile of each kind in ``kinds``, in that order.
-
-        Standard shapes first: per suit, one cached row (the shanten after discarding each
-        offset of that suit, against the merged table of the other suits); the other shapes
-        only when their bound (a discard never lowers their shanten below the value for the
-        whole hand) could still beat the best standard result, each from its own closed
-        form (``Shape.discard_shanten``).
-        """
-        out = [99] * len(kinds)
-        if self.standard:
-            if keys is None:
-                keys = suit_keys(counts)
-            get = _KEY_TABLE.get
-            t0, t1, t2, t3 = get(keys[0]), get(keys[1]), get(keys[2]), get(keys[3])
-            if t0 is None or t1 is None or t2 is None or t3 is None:
-                t0, t1, t2, t3 = (table_of(key) for key in keys)
-            rests = rests_of((t0, t1, t2, t3))
-            drops: list[Any] = [None, None, None, None]
-            evals = _EVAL_IDS
-            needs = [sets - melds for sets in self.standard]
-            for i, k in enumerate(kinds):
-                suit = SUIT_OF[k]
-                row = drops[suit]
-                if row is None:
-                    row = drops[suit] = _DROPS.get(keys[suit]) or suit_drops(keys[suit])
-                new = row[k - 9 * suit]
-                rest = rests[suit]
-                best = 99
-                for need in needs:
-                    value = evals.get((rest << 16 | new) << 3 | need)
-                    if value is None:
-                        value = eval_ids(rest, new, need)
-                    if value < best:
-                        best = value
-                out[i] = best
-        if melds or not self.special or self._special(counts, 0) > min(out, default=99):
-            return out
-        for shape in self.special:
-            row = shape.discard_shanten(counts, kinds)
-            if row is not None:
-                out = [a if a < b else b for a, b in zip(out, row)]
-        return out
 
 
 def _connection(counts: Sequence[int], k: int) -> int:
@@ -149,7 +59,9 @@ class BaselineBot:
         key = id(deal.shapes)
         ev = self._evaluators.get(key)
         if ev is None:
-            ev = self._evaluators[key] = Evaluator(deal.shapes)
+            # Knitted shapes are left out: their tiles lie scattered over three suits, and a
+            # greedy bot steering toward them would give up ordinary hands for rare ones.
+            ev = self._evaluators[key] = Evaluator([s for s in deal.shapes if not s.parts().knitted])
         return ev
 
     @staticmethod

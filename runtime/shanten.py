@@ -7,9 +7,10 @@ through it to the small id of an interned table of non-dominated splits. Suits a
 combined by merging and evaluating table ids, with every result cached under integer keys;
 and a suit's table after each possible discard per suit key. ``shanten == -1`` means a
 complete hand, 0 ready. Every other shape counts itself (compiler/shapes: ``Shape.shanten``,
-closed formulas for pairs and unique-plus-pair shapes; knitted shapes are not counted, so
-a bot aims at the others). Every cache is built as it is needed and bounded. Which tiles
-complete a hand is the compiler's one answer (compiler/shapes/waits.py), not this module's.
+closed formulas for pairs and unique-plus-pair shapes, and for knitted shapes the missing
+tiles of a straight added to the standard shanten of the rest). Every cache is built as it
+is needed and bounded. Which tiles complete a hand is the compiler's one answer
+(compiler/shapes/waits.py), not this module's.
 """
 
 from __future__ import annotations
@@ -318,3 +319,35 @@ def suit_drops(key: int) -> tuple[int, ...]:
         drops = _DROPS[key] = tuple(table_of(key - w) if digits // w % 5 else -1
                                     for w in _POWERS[:7 if key >= HONOR_BASE else 9])
     return drops
+
+
+_ADDS: dict[int, tuple[int, ...]] = {}  # suit key -> table id after drawing each offset (-1: four held)
+
+
+def suit_adds(key: int) -> tuple[int, ...]:
+    """The table id of the suit of ``key`` after drawing one tile of each offset (-1 where
+    four are held: no fifth copy exists, and a fifth would overflow its base-5 digit)."""
+    adds = _ADDS.get(key)
+    if adds is None:
+        if len(_ADDS) > 200_000:
+            _ADDS.clear()
+        digits = key - HONOR_BASE if key >= HONOR_BASE else key
+        adds = _ADDS[key] = tuple(table_of(key + w) if digits // w % 5 < 4 else -1
+                                  for w in _POWERS[:7 if key >= HONOR_BASE else 9])
+    return adds
+
+
+def standard_draws(counts: Sequence[int], sets: int) -> list[int]:
+    """Standard shanten (``sets`` sets and a pair) after drawing one tile of each of the 34
+    kinds (99 for a kind held four times): one cached row per suit against the merged
+    table of the other suits."""
+    keys = suit_keys(counts)
+    rests = rests_of([table_of(key) for key in keys])
+    out = [99] * 34
+    for suit in range(4):
+        base = 9 * suit
+        rest = rests[suit]
+        for offset, new in enumerate(suit_adds(keys[suit])):
+            if new >= 0:
+                out[base + offset] = eval_ids(rest, new, sets)
+    return out

@@ -13,9 +13,9 @@ shape is an instance of it (its fields are the declaration's keys). The engine a
 * waits: :meth:`Shape.wait_mask`, the kinds completing held tiles into it, worked out from
   its definition (:meth:`Shape.wait_bounds` tested first); compiler/shapes/waits.py is the one
   place that asks every shape, for the scorer, the runtime and the bots alike;
-* shanten, for the runtime's bots: :meth:`Shape.shanten` and :meth:`Shape.discard_shanten`,
-  with :attr:`Shape.standard_sets` naming a shape of sets and a pair only (the runtime
-  counts those straight from its suit tables);
+* shanten, for the runtime's hand analysis and bots: :meth:`Shape.shanten`,
+  :meth:`Shape.discard_shanten` and :meth:`Shape.draw_shanten`, with :attr:`Shape.standard_sets` naming a shape of sets
+  and a pair only (the runtime counts those straight from its suit tables);
 * the rules page: :meth:`Shape.parts`, what the shape is made of (cardavia/render words it).
 
 A new kind is one subclass answering these, plus its line in compiler/shapes/kinds.py.
@@ -37,6 +37,10 @@ if TYPE_CHECKING:  # pragma: no cover
 Problem = Callable[[tuple[Any, ...], str, bool], None]
 #: The runtime's standard shanten: (34 counts, sets) -> tiles away from sets and a pair.
 StandardShanten = Callable[[Sequence[int], int], int]
+
+#: The runtime's standard shanten after drawing each kind: (34 counts, sets) -> 34 values
+#: (99 for a kind held four times).
+StandardDraws = Callable[[Sequence[int], int], list[int]]
 
 #: The keys every declaration may have, whatever its kind.
 COMMON_KEYS = ("id", "kind", "name")
@@ -169,14 +173,23 @@ class Shape(FrozenRecord):
 
     def shanten(self, counts: Sequence[int], melds: int, standard: StandardShanten) -> int | None:
         """Tiles away from ready (0 ready, -1 complete) of 34 concealed ``counts`` with
-        ``melds`` declared sets, or None where it is not counted (a bot does not aim at the
-        shape). ``standard``: the runtime's standard shanten, for shapes built on it."""
+        ``melds`` declared sets, or None where the shape cannot be made with that many
+        declared sets. ``standard``: the runtime's standard shanten, for shapes built on it."""
         return None
 
-    def discard_shanten(self, counts: Sequence[int], kinds: Sequence[int]) -> list[int] | None:
+    def discard_shanten(self, counts: Sequence[int], kinds: Sequence[int], melds: int,
+                        standard: StandardShanten) -> list[int] | None:
         """The shanten after discarding one tile of each of ``kinds`` (held) from 34 counts
-        with no declared sets, in order; None where :meth:`shanten` is None or counts
-        declared sets (the bots read those from the runtime's tables)."""
+        with ``melds`` declared sets, in order; None where :meth:`shanten` is None or
+        the shape is sets and a pair (the runtime reads those from its tables)."""
+        return None
+
+    def draw_shanten(self, counts: Sequence[int], melds: int, standard: StandardShanten,
+                     draws: StandardDraws) -> list[int] | None:
+        """The shanten after drawing one tile of each of the 34 kinds (99 for a kind held
+        four times) into 34 counts with ``melds`` declared sets; None where :meth:`shanten`
+        is None or the shape is sets and a pair. ``draws``: the runtime's standard shanten
+        after each draw, for shapes built on it."""
         return None
 
     # ------------------------------------------------------------ rules page

@@ -15,7 +15,7 @@ from typing import ClassVar
 from ..model.groups import make_group
 from ..model.hand import Hand
 from .arrangements import NO_ARRANGEMENTS, Arrangement, Prepared, place_one, place_win, plain_groups
-from .base import Shape, ShapeParts, plural
+from .base import Shape, ShapeParts, StandardDraws, StandardShanten, plural
 from .suits import (
     HONOR_MASK,
     SUIT_OF,
@@ -102,6 +102,50 @@ class KnittedAndHonors(Shape):
                 out |= (kinds_mask | HONOR_MASK) & ~held_mask
         return out
 
+    def _distinct(self, counts: Sequence[int]) -> list[int]:
+        """For each knitted straight, the kinds held among its tiles and the honors."""
+        return [sum(1 for k in kinds if counts[k]) + sum(1 for k in range(27, 34) if counts[k])
+                for kinds in KNITTED_KINDS]
+
+    def shanten(self, counts: Sequence[int], melds: int, standard: StandardShanten) -> int | None:
+        # Every tile is a single of its own kind: the shanten is the kinds still missing
+        # from the best knitted straight and the honors, less one (ready: one missing).
+        if melds:
+            return None
+        return self.SINGLES - 1 - max(self._distinct(counts))
+
+    def discard_shanten(self, counts: Sequence[int], kinds: Sequence[int], melds: int,
+                        standard: StandardShanten) -> list[int] | None:
+        # A discard loses a kind only when it held one copy of it; then it matters only to
+        # the straights (and honors) that kind belongs to.
+        if melds:
+            return None
+        held = self._distinct(counts)
+        out = []
+        for k in kinds:
+            lost = counts[k] == 1
+            best = max(h - (lost and (k >= 27 or k in members)) for h, members in zip(held, KNITTED_SETS))
+            out.append(self.SINGLES - 1 - best)
+        return out
+
+    def draw_shanten(self, counts: Sequence[int], melds: int, standard: StandardShanten,
+                     draws: StandardDraws) -> list[int] | None:
+        # A draw adds a kind only when none is held; then it helps the straights (and honors)
+        # that kind belongs to.
+        if melds:
+            return None
+        held = self._distinct(counts)
+        now = self.SINGLES - 1 - max(held)
+        out = []
+        for k in range(34):
+            c = counts[k]
+            if c == 0:
+                best = max(h + (k >= 27 or k in members) for h, members in zip(held, KNITTED_SETS))
+                out.append(self.SINGLES - 1 - best)
+            else:
+                out.append(now if c < 4 else 99)
+        return out
+
     def parts(self) -> ShapeParts:
         return ShapeParts(singles=self.SINGLES, knitted=True)
 
@@ -184,6 +228,84 @@ class KnittedSetsAndPair(Shape):
                     out |= gap
             else:  # the straight is held: the wait lies in the fourth set or the pair
                 out |= standard_wait_mask(rest, held_size - 9, need)
+        return out
+
+    def shanten(self, counts: Sequence[int], melds: int, standard: StandardShanten) -> int | None:
+        # For each knitted straight: its tiles still missing (each takes one draw), plus the
+        # standard shanten of the other tiles toward the remaining sets and the pair. A held
+        # tile of the straight is always given to it: it saves a draw there, and costs the
+        # rest at most one.
+        if melds > self.max_melds:
+            return None
+        need = self.sets - 3 - melds
+        if need < 0:
+            return None
+        best = 99
+        rest = list(counts[:34])
+        # The most complete straights first: a straight missing m tiles is never below m - 1
+        # (the rest complete), so the others are often not counted at all.
+        for held in sorted(([k for k in kinds if rest[k]] for kinds in KNITTED_KINDS), key=len, reverse=True):
+            if 8 - len(held) >= best:
+                break
+            for k in held:
+                rest[k] -= 1
+            value = 9 - len(held) + standard(rest, need)
+            for k in held:
+                rest[k] += 1
+            if value < best:
+                best = value
+        return best
+
+    def discard_shanten(self, counts: Sequence[int], kinds: Sequence[int], melds: int,
+                        standard: StandardShanten) -> list[int] | None:
+        if melds > self.max_melds or self.sets - 3 - melds < 0:
+            return None
+        out = []
+        rest = list(counts[:34])
+        for k in kinds:
+            rest[k] -= 1
+            value = self.shanten(rest, melds, standard)
+            rest[k] += 1
+            out.append(99 if value is None else value)
+        return out
+
+    def draw_shanten(self, counts: Sequence[int], melds: int, standard: StandardShanten,
+                     draws: StandardDraws) -> list[int] | None:
+        # For each straight: a draw of one of its missing tiles saves a draw there; any
+        # other draw goes to the rest, whose standard shanten after each draw the runtime
+        # gives in one call.
+        if melds > self.max_melds or self.sets - 3 - melds < 0:
+            return None
+        # A draw never raises a straight's count and lowers it by one at most: only the
+        # straights that give the hand's shanten now can give a lower one after a draw.
+        need = self.sets - 3 - melds
+        rest = list(counts[:34])
+        found = []
+        for kinds in KNITTED_KINDS:
+            held = [k for k in kinds if rest[k]]
+            for k in held:
+                rest[k] -= 1
+            found.append((9 - len(held) + standard(rest, need), kinds, held))
+            for k in held:
+                rest[k] += 1
+        now = min(value for value, _, _ in found)
+        out = [now] * 34
+        for value, kinds, held in found:
+            if value > now:
+                continue
+            for k in held:
+                rest[k] -= 1
+            base = 9 - len(held)
+            row = draws(rest, need)
+            for k in range(34):
+                after = value - 1 if k in kinds and not counts[k] else base + row[k]
+                if after < out[k]:
+                    out[k] = after
+            for k in held:
+                rest[k] += 1
+        for k in range(34):
+            if counts[k] >= 4:
+                out[k] = 99
         return out
 
     def parts(self) -> ShapeParts:

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from ..model.hand import Hand
 from .arrangements import NO_ARRANGEMENTS, Arrangement, Prepared, place_one, plain_groups
-from .base import Shape, ShapeParts, StandardShanten, plural
+from .base import Shape, ShapeParts, StandardDraws, StandardShanten, plural
 from .suits import kinds_in
 
 
@@ -90,7 +90,10 @@ class Pairs(Shape):
         kinds = len(counts) - zeros
         return sets - 1 - pairs + (sets - kinds if kinds < sets else 0)
 
-    def discard_shanten(self, counts: Sequence[int], kinds: Sequence[int]) -> list[int] | None:
+    def discard_shanten(self, counts: Sequence[int], kinds: Sequence[int], melds: int,
+                        standard: StandardShanten) -> list[int] | None:
+        if melds:
+            return None
         # After a discard, the shanten depends only on the count of the kind discarded.
         sets = self.sets
         quads = self.quads_as_two_pairs
@@ -101,6 +104,19 @@ class Pairs(Shape):
             after = pairs - (1 if (c % 2 == 0 if quads else c == 2) else 0)
             by_count[c] = sets - 1 - after + (0 if quads else max(0, sets - (held - (c == 1))))
         return [by_count[counts[k]] for k in kinds]
+
+    def draw_shanten(self, counts: Sequence[int], melds: int, standard: StandardShanten,
+                     draws: StandardDraws) -> list[int] | None:
+        # After a draw, the shanten depends only on the count of the kind drawn.
+        now = self.shanten(counts, melds, standard)
+        if now is None:
+            return None
+        if self.quads_as_two_pairs:
+            gain = (0, 1, 0, 1)  # a second copy makes a pair, a fourth a second pair
+        else:
+            kinds = len(counts) - counts.count(0)
+            gain = (1 if kinds < self.sets else 0, 1, 0, 0)  # a new kind where kinds are short, or a pair
+        return [now - gain[c] if c < 4 else 99 for c in counts[:34]]
 
     def parts(self) -> ShapeParts:
         return ShapeParts(pairs=self.sets, quads_as_two_pairs=self.quads_as_two_pairs)

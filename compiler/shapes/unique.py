@@ -13,7 +13,7 @@ from typing import Any
 from ..model.hand import Hand
 from ..model.tiles import TileError, parse_tiles
 from .arrangements import NO_ARRANGEMENTS, Arrangement, Prepared, place_one, plain_groups
-from .base import Problem, Shape, ShapeParts, StandardShanten, plural
+from .base import Problem, Shape, ShapeParts, StandardDraws, StandardShanten, plural
 from .suits import kinds_in
 
 
@@ -100,7 +100,10 @@ class UniquePlusPair(Shape):
         pair = 1 if max(held, default=0) >= 2 else 0
         return len(self.tiles) - present - pair
 
-    def discard_shanten(self, counts: Sequence[int], kinds: Sequence[int]) -> list[int] | None:
+    def discard_shanten(self, counts: Sequence[int], kinds: Sequence[int], melds: int,
+                        standard: StandardShanten) -> list[int] | None:
+        if melds:
+            return None
         # After a discard, the shanten depends only on whether the kind is listed, its count,
         # and whether it is the one held twice.
         tiles = frozenset(self.tiles)
@@ -118,6 +121,20 @@ class UniquePlusPair(Shape):
                            - (1 if doubles > 1 or (doubles == 1 and (first != k or c > 2)) else 0))
             else:
                 out.append(outside)
+        return out
+
+    def draw_shanten(self, counts: Sequence[int], melds: int, standard: StandardShanten,
+                     draws: StandardDraws) -> list[int] | None:
+        # Only a listed kind helps: a first copy, or a second while no kind is held twice.
+        now = self.shanten(counts, melds, standard)
+        if now is None:
+            return None
+        paired = any(counts[k] >= 2 for k in self.tiles)
+        out = [now if c < 4 else 99 for c in counts[:34]]
+        for k in self.tiles:
+            c = counts[k]
+            if c == 0 or (c == 1 and not paired):
+                out[k] = now - 1
         return out
 
     def parts(self) -> ShapeParts:
