@@ -166,7 +166,6 @@ class FactRead(Node):
                      work=fact.lazy, lazy=fact.lazy)
 
 
-
     def _measure(self, children: tuple[Node, ...]) -> tuple[int, int]:
         return (self.fact.most if is_collection(self.fact.type) else 0), 1
 
@@ -210,7 +209,6 @@ class Local(Node):
     def __init__(self, name: str, value: Node) -> None:
         _init(self, name=name, value=value)
         self._finish(value.type, (name,), (), reads=value.reads, free=value.free)
-
 
     def _measure(self, children: tuple[Node, ...]) -> tuple[int, int]:
         return self.value.most, 1
@@ -267,7 +265,6 @@ class Compare(Node):
     def __init__(self, operands: tuple[Node, ...], ops: tuple[str, ...]) -> None:
         _init(self, operands=operands, ops=ops)
         self._finish(BOOL, ops, operands)
-
 
     def _measure(self, children: tuple[Node, ...]) -> tuple[int, int]:
         # Membership looks through the collection on the right.
@@ -336,7 +333,6 @@ class IfElse(Node):
         _init(self, then=then, test=test, orelse=orelse)
         self._finish(then.type, (), (then, test, orelse))
 
-
     def _measure(self, children: tuple[Node, ...]) -> tuple[int, int]:
         return max(self.then.most, self.orelse.most), 1 + sum(c.cost for c in children)
 
@@ -359,7 +355,6 @@ class Attr(Node):
         _init(self, obj=obj, name=name)
         self._finish(type, (name, type), (obj,))
 
-
     def _measure(self, children: tuple[Node, ...]) -> tuple[int, int]:
         return (4 if is_collection(self.type) else 0), 1 + self.obj.cost  # a set's tiles: four at most
 
@@ -370,50 +365,39 @@ class Attr(Node):
         return Attr(children[0], self.name, self.type)
 
 
-class ListLit(Node):
+class _Items(Node):
+    """A literal of elements, ``[a, b]`` or ``{a, b}``."""
+
+    __slots__ = ("items",)
+    WORK = True
+    items: tuple[Node, ...]
+
+    def __init__(self, items: tuple[Node, ...], type: Type) -> None:
+        _init(self, items=items)
+        self._finish(type, (type,), items)
+
+    def _measure(self, children: tuple[Node, ...]) -> tuple[int, int]:
+        return len(children), 1 + sum(c.cost for c in children)
+
+    def children(self) -> tuple[Node, ...]:
+        return self.items
+
+    def rebuild(self, children: tuple[Node, ...]) -> Node:
+        return type(self)(children, self.type)
+
+
+class ListLit(_Items):
     """``[a, b, ...]``."""
 
-    __slots__ = ("items",)
+    __slots__ = ()
     tag = "list"
-    WORK = True
-    items: tuple[Node, ...]
-
-    def __init__(self, items: tuple[Node, ...], type: Type) -> None:
-        _init(self, items=items)
-        self._finish(type, (type,), items)
 
 
-    def _measure(self, children: tuple[Node, ...]) -> tuple[int, int]:
-        return len(children), 1 + sum(c.cost for c in children)
-
-    def children(self) -> tuple[Node, ...]:
-        return self.items
-
-    def rebuild(self, children: tuple[Node, ...]) -> Node:
-        return ListLit(children, self.type)
-
-
-class SetLit(Node):
+class SetLit(_Items):
     """``{a, b, ...}``: a collection (duplicates count once)."""
 
-    __slots__ = ("items",)
+    __slots__ = ()
     tag = "set"
-    WORK = True
-    items: tuple[Node, ...]
-
-    def __init__(self, items: tuple[Node, ...], type: Type) -> None:
-        _init(self, items=items)
-        self._finish(type, (type,), items)
-
-
-    def _measure(self, children: tuple[Node, ...]) -> tuple[int, int]:
-        return len(children), 1 + sum(c.cost for c in children)
-
-    def children(self) -> tuple[Node, ...]:
-        return self.items
-
-    def rebuild(self, children: tuple[Node, ...]) -> Node:
-        return SetLit(children, self.type)
 
 
 class ConstSet(Node):
@@ -427,7 +411,6 @@ class ConstSet(Node):
     def __init__(self, values: tuple[int | str, ...], type: Type) -> None:
         _init(self, values=values)
         self._finish(type, (values, type), ())
-
 
 
     def _measure(self, children: tuple[Node, ...]) -> tuple[int, int]:
@@ -466,7 +449,6 @@ class Call(Node):
         # len of a plain value is as cheap as reading it; every other call works.
         cheap = name == "len" and len(args) == 1 and isinstance(args[0], (FactRead, Local))
         self._finish(type, (name, type), args, work=not cheap)
-
 
     def _measure(self, children: tuple[Node, ...]) -> tuple[int, int]:
         # Each function reads its arguments' elements once (sorted: n log n, within n * 8).
@@ -522,7 +504,6 @@ class Quant(Node):
         self._finish(type, (quant, tuple(v.key for v in vars), type), (domain, body))
         bound = frozenset(v.ident for v in vars)
         object.__setattr__(self, "free", domain.free | (body.free - bound))
-
 
     def _measure(self, children: tuple[Node, ...]) -> tuple[int, int]:
         # Every choice of len(vars) elements (ordered for any/all: at most n ** k of them).
@@ -593,7 +574,6 @@ class Tally(Node):
         _init(self, counts=counts, attr=attr, value=value)
         self._finish(INT, (attr,), (counts, value))
 
-
     def _measure(self, children: tuple[Node, ...]) -> tuple[int, int]:
         return 0, 10 + sum(c.cost for c in children)  # the copies of up to nine kinds
 
@@ -618,7 +598,6 @@ class Def(Node):
         self._finish(body.type, (), (body,))
         object.__setattr__(self, "key", body.key)
         object.__setattr__(self, "_hash", body._hash)
-
 
     def _measure(self, children: tuple[Node, ...]) -> tuple[int, int]:
         return self.body.most, self.body.cost
