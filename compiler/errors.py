@@ -45,8 +45,8 @@ class Report:
         self.file = file
         self.problems: list[Problem] = []
 
-    def add(self, line: int, column: int, message: str) -> None:
-        self.problems.append(Problem(self.file, line, column, message))
+    def add(self, line: int, column: int, message: str, file: str | None = None) -> None:
+        self.problems.append(Problem(file or self.file, line, column, message))
 
     def raise_if_any(self) -> None:
         if self.problems:

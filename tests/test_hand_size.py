@@ -35,6 +35,9 @@ def eleven_tiles_text() -> str:
                       "    - {id: standard, kind: sets_and_pair, sets: 3}\n")):
         assert text.count(old) == 1, old
         text = text.replace(old, new)
+    for gone in ("thirteen_orphans", "seven_pairs"):  # patterns of the shapes it no longer has
+        text, found = re.subn(rf"    - id: {gone}\n(?:      .*\n)+", "", text)
+        assert found == 1, gone
     return text
 
 
