@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from .errors import Problem, VariantError
+from .errors import Problem, VariantError, quoted
 from .variant import CompiledVariant, compile_file
 
 
@@ -28,10 +28,14 @@ def resolve(name_or_path: str) -> Path:
     """The file behind a shipped name (case-insensitive) or a path."""
     candidate = variants_dir() / f"{name_or_path.lower()}.yaml"
     if "/" not in name_or_path and "\\" not in name_or_path and not name_or_path.endswith((".yaml", ".yml")):
-        if candidate.is_file():
+        try:
+            shipped = candidate.is_file()
+        except OSError:  # a name too long for a file name is no shipped variant's either
+            shipped = False
+        if shipped:
             return candidate
         raise VariantError([Problem(name_or_path, 1, 1,
-                                    f"unknown variant {name_or_path!r}: expected one of "
+                                    f"unknown variant {quoted(name_or_path)}: expected one of "
                                     f"{', '.join(shipped_variants())} or a path to a .yaml file")])
     return Path(name_or_path)
 
