@@ -6,7 +6,7 @@ import os
 import stat
 from pathlib import Path
 
-from ..errors import Problem, VariantError
+from ..errors import Problem, VariantError, quoted
 
 
 def variants_dir() -> Path:
@@ -24,10 +24,14 @@ def resolve(name_or_path: str, relative_to: str | None = None) -> Path:
     ``relative_to`` when given: an overlay names its base so)."""
     if "/" not in name_or_path and "\\" not in name_or_path and not name_or_path.endswith((".yaml", ".yml")):
         candidate = variants_dir() / f"{name_or_path.lower()}.yaml"
-        if candidate.is_file():
+        try:
+            shipped = candidate.is_file()
+        except OSError:  # a name too long for a file name is no shipped variant's either
+            shipped = False
+        if shipped:
             return candidate
         raise VariantError([Problem(name_or_path, 1, 1,
-                                    f"unknown variant {name_or_path!r} (known: {', '.join(shipped_variants())}): "
+                                    f"unknown variant {quoted(name_or_path)} (known: {', '.join(shipped_variants())}): "
                                     "expected a shipped variant's name or a path to a .yaml file")])
     path = Path(name_or_path)
     if relative_to is not None and not path.is_absolute():

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # PyYAML is imported when a file is parsed, not when a cached variant loads
     import yaml
 
-from ..errors import Problem, VariantError
+from ..errors import Problem, VariantError, shorten
 from ..records import FrozenRecord, Record
 
 Path_ = tuple[Any, ...]
@@ -170,11 +170,6 @@ def _loader() -> type:
 MAX_NODES = 200_000
 #: A lone UTF-16 surrogate: YAML's escapes can write one, but it is not text (it cannot be printed).
 _SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def shorten(text: str, width: int = 80) -> str:
-    """``text`` for a message: whole when short, else its start and end around an ellipsis."""
-    return text if len(text) <= width else f"{text[:width // 2]}...{text[-width // 4:]} ({len(text):,} characters)"
 
 
 class _Builder:
