@@ -12,7 +12,7 @@ import importlib
 import sys
 
 #: Command modules, in the order ``cardavia --help`` lists them.
-COMMANDS = ("check", "score", "replay", "simulate", "play", "rules", "schema", "serve")
+COMMANDS = ("check", "score", "waits", "replay", "simulate", "play", "rules", "schema")
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:

@@ -30,9 +30,8 @@ def resolve(name_or_path: str) -> Path:
     if "/" not in name_or_path and "\\" not in name_or_path and not name_or_path.endswith((".yaml", ".yml")):
         if candidate.is_file():
             return candidate
-        raise VariantError([Problem(name_or_path, 1, 1,
-                                    f"unknown variant {name_or_path!r}: expected one of "
-                                    f"{', '.join(shipped_variants())} or a path to a .yaml file")])
+        raise VariantError([Problem(name_or_path, 0, 0, f"unknown variant {name_or_path!r} "
+                                                        f"(known: {', '.join(shipped_variants())})")])
     return Path(name_or_path)
 
 

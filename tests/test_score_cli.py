@@ -333,7 +333,10 @@ def test_process_exit_codes_and_no_traceback():
     ok = _cli("hk", HAND)
     assert ok.returncode == 0 and "total: 3 faan" in ok.stdout
     bad = _cli("hk", "11111m456m789m12p +5p", "--json")
-    assert bad.returncode == 2 and bad.stdout == "" and "Traceback" not in bad.stderr
+    assert bad.returncode == 2 and bad.stderr == ""
+    assert json.loads(bad.stdout) == {"error": "5 copies of 1m: each tile exists only 4 times"}
+    plain = _cli("hk", "11111m456m789m12p +5p")
+    assert plain.returncode == 2 and plain.stdout == "" and "Traceback" not in plain.stderr
     batch = _cli("sichuan", "--jsonl", input="garbage\n\n" + json.dumps(REQUEST) + "\n")
     assert batch.returncode == 0 and batch.stderr == ""
     answers = [json.loads(line) for line in batch.stdout.splitlines()]

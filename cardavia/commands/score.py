@@ -17,7 +17,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import IO, TYPE_CHECKING, Any
 
-from cardavia.commands import print_problems
+from cardavia.commands import fail, print_problems, refusal, unit_word
 from cardavia.compiler import HandError, VariantError, from_json, load_variant, parse_notation
 from cardavia.compiler.model.hand import Hand
 from cardavia.compiler.model.tiles import WIND_LETTERS, TileError
@@ -76,7 +76,7 @@ def result_json(variant: CompiledVariant, hand: Hand, details: bool = False) -> 
         out["arrangement"] = result.arrangement
         out["shape"] = result.shape
         if not result.valid:
-            out["reason"] = result.reason
+            out["reason"] = _reason(variant, result)
     return out
 
 
@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         variant = load_variant(args.variant)
     except VariantError as exc:
-        print_problems(exc)
+        print_problems(exc, args.json)
         return 2
     if args.jsonl:
         if args.hand:
@@ -98,8 +98,7 @@ def run(args: argparse.Namespace) -> int:
         gc.freeze()
         return status
     if not args.hand:
-        print("error: give a HAND (e.g. \"123m 456m 789m 123p 5p +5p\") or --jsonl", file=sys.stderr)
-        return 2
+        return fail("give a HAND (e.g. \"123m 456m 789m 123p 5p +5p\") or --jsonl", args.json)
     try:
         hand = parse_notation(
             args.hand, variant.scorer.hand_size, self_drawn=args.self_drawn, seat_wind=args.seat, round_wind=args.round,
@@ -110,11 +109,9 @@ def run(args: argparse.Namespace) -> int:
         else:
             text = table(variant, hand, variant.scorer.score(hand))
     except INPUT_ERRORS as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return fail(str(exc), args.json)
     except Exception as exc:  # an engine bug must still not print a traceback
-        print(f"error: internal error while scoring {args.hand!r}: {type(exc).__name__}: {exc}", file=sys.stderr)
-        return 1
+        return fail(f"internal error while scoring {args.hand!r}: {type(exc).__name__}: {exc}", args.json, 1)
     print(text)
     return 0
 
@@ -308,6 +305,13 @@ def _shapes(variant: CompiledVariant) -> str:
     return ", ".join(s.id.replace("_", " ") for s in variant.scoring.shapes)
 
 
+def _reason(variant: CompiledVariant, result: ScoreResult) -> str | None:
+    """Why the hand is not a valid win, the unit in its right number."""
+    minimum = variant.scoring.minimum
+    below = bool(result.fans) and result.minimum_points < minimum
+    return refusal(variant.scoring.unit, minimum, result.minimum_points, below, result.reason)
+
+
 def table(variant: CompiledVariant, hand: Hand, result: ScoreResult) -> str:
     """Each pattern with its value (and count), the total, the arrangement, and why a hand is not valid."""
     names = {p.id: p.name for p in variant.scoring.table.patterns}
@@ -321,19 +325,20 @@ def table(variant: CompiledVariant, hand: Hand, result: ScoreResult) -> str:
         for f in result.fans:
             value = f"{f.value} x {f.count} = {f.value * f.count}" if f.count > 1 else str(f.value)
             note = "  (not toward the minimum)" if not f.toward_minimum else ""
-            rows.append((names.get(f.id, f.id), f.id, value, note))
+            rows.append((names.get(f.id, f.id), f.id, value, unit_word(unit, f.value * f.count).split(" ", 1)[1],
+                         note))
         w_name = max(len(r[0]) for r in rows)
         w_id = max(len(r[1]) for r in rows)
         w_val = max(len(r[2]) for r in rows)
-        for name, pid, value, note in rows:
-            lines.append(f"  {name:<{w_name}}  {pid:<{w_id}}  {value:>{w_val}} {unit}{note}")
+        for name, pid, value, word, note in rows:
+            lines.append(f"  {name:<{w_name}}  {pid:<{w_id}}  {value:>{w_val}} {word}{note}")
     capped = f" (capped from {result.uncapped})" if result.uncapped > result.total else ""
-    lines.append(f"total: {result.total} {unit}{capped}")
+    lines.append(f"total: {unit_word(unit, result.total)}{capped}")
     minimum = variant.scoring.minimum
     if result.valid:
-        lines.append("valid win" + (f" (minimum {minimum} {unit})" if minimum else ""))
+        lines.append("valid win" + (f" (minimum {unit_word(unit, minimum)})" if minimum else ""))
     elif result.arrangement is None and result.reason == "not a winning shape":
         lines.append(f"not a valid win: not a winning shape (the tiles form none of: {_shapes(variant)})")
     else:
-        lines.append(f"not a valid win: {result.reason}")
+        lines.append(f"not a valid win: {_reason(variant, result)}")
     return "\n".join(lines)
