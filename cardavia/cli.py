@@ -15,9 +15,23 @@ import sys
 COMMANDS = ("check", "score", "waits", "replay", "simulate", "play", "rules", "schema")
 
 
+def version() -> str:
+    """The installed distribution's version (the package's own when it is not installed)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("cardavia")
+    except PackageNotFoundError:
+        from cardavia import __version__
+
+        return __version__
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser; with ``only``, just that command's module is imported (a faster start)."""
     parser = argparse.ArgumentParser(prog="cardavia", description="Chinese mahjong variants as data.")
+    parser.add_argument("--version", action="version", version=f"cardavia {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name in COMMANDS if only is None else (only,):

@@ -12,7 +12,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "play", help="play a deal in the terminal",
         description="Play in seat 0 (East, the dealer of the first deal) against three computer players "
-                    "(the baseline bot until a stronger AI exists). Pick a tile by its number and confirm to "
+                    "(the built-in computer player). Pick a tile by its number and confirm to "
                     "discard; answer claims with w/p/k/c or Enter to pass; q quits.")
     p.add_argument("variant", metavar="VARIANT", help="hk, mcr, sichuan, or a path to a YAML file")
     p.add_argument("--seed", type=int, default=None, help="seed of the walls (default: a random one, printed)")

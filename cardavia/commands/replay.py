@@ -13,7 +13,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Play one deal from a scenario (variant, dealer, wall or seed, actions per seat, autoplay "
                     "'drawn-tile' or 'ai') and print the result as one JSON object: end, wins, payments, deltas, "
                     "events. An illegal or unused scripted action exits with status 2 and names the action. "
-                    "'ai' is the baseline bot until a stronger AI exists.")
+                    "Autoplay 'ai' lets the built-in computer player decide.")
     p.add_argument("scenario", metavar="SCENARIO.json", help="the scenario file ('-' reads standard input)")
     p.add_argument("--indent", type=int, default=None, help="pretty-print with this indent")
     p.set_defaults(func=run)

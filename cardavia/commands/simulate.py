@@ -1,13 +1,25 @@
-"""``cardavia simulate VARIANT --deals N [--seed S] [--players K,K,K,K] [--duplicate] [--workers N] [--json]``."""
+"""``cardavia simulate VARIANT --deals N [--seed S] [--players K,K,K,K] [--duplicate] [--workers N] [--json]``.
+
+``--json`` prints the contract's object; without it, a table for people. A run that lasts
+more than a moment shows a progress bar on standard error, only when standard error is a
+terminal (a pipe or a file gets nothing but the result).
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
+import time
+from collections.abc import Iterator
+from typing import Any
 
-from cardavia.commands import print_problems
+from cardavia.commands import fail, print_problems
 from cardavia.runtime.bots import KINDS
+
+#: Seconds a run goes on before its progress bar appears.
+PROGRESS_AFTER = 0.5
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -16,8 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Play deals with computer players and report wins, points, draws, pattern frequencies and "
                     "invariant violations (counted by an independent checker that replays each event log). "
                     "Player kinds: baseline (legal, greedy toward a win), random, and the AI levels ai, ai:easy, "
-                    "ai:strong, which are the baseline bot until a stronger AI exists. Results do not depend on "
-                    "--workers.")
+                    "ai:strong. Results do not depend on --workers.")
     p.add_argument("variant", metavar="VARIANT", help="hk, mcr, sichuan, or a path to a YAML file")
     p.add_argument("--deals", type=int, default=100, help="number of deals (walls with --duplicate; default 100)")
     p.add_argument("--seed", type=int, default=0, help="seed of the walls and players (default 0)")
@@ -30,42 +41,125 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cardavia.compiler import VariantError
+    from cardavia.compiler import VariantError, load_variant
     from cardavia.runtime.simulate import simulate
 
     if args.deals < 0:
-        print("error: --deals must be 0 or more", file=sys.stderr)
-        return 2
+        return fail("--deals must be 0 or more", args.json)
     if args.workers < 1:
-        print("error: --workers must be at least 1", file=sys.stderr)
-        return 2
+        return fail("--workers must be at least 1", args.json)
     players = None
     if args.players is not None:
         players = [k.strip() for k in args.players.split(",")]
         unknown = [k for k in players if k not in KINDS]
         if unknown:
-            print(f"error: --players: unknown kind {unknown[0]!r}: expected one of {', '.join(KINDS)}", file=sys.stderr)
-            return 2
+            return fail(f"--players: unknown kind {unknown[0]!r}: expected one of {', '.join(KINDS)}", args.json)
     try:
-        out = simulate(args.variant, args.deals, args.seed, players, args.duplicate, args.workers)
+        variant = load_variant(args.variant)
+        n = variant.table.players
+        total = args.deals * n if args.duplicate else args.deals
+        with _progress(total, sys.stderr.isatty()):
+            out = simulate(args.variant, args.deals, args.seed, players, args.duplicate, args.workers)
     except VariantError as exc:
-        print_problems(exc)
+        print_problems(exc, args.json)
         return 2
     except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return fail(str(exc), args.json)
     if args.json:
         print(json.dumps(out))
         return 0
-    print(f"{out['variant']}: {out['deals']} deals in {out['seconds']} s ({out['deals_per_second']} deals/s)")
-    print(f"  wins by seat:   {out['wins_by_seat']}")
-    print(f"  points by seat: {out['points_by_seat']}")
-    print(f"  draws: {out['draws']}; ends: {out['ends']}")
-    print(f"  invariant violations: {out['invariant_violations']}")
+    print(report(out, variant))
+    return 0 if out["invariant_violations"] == 0 else 1
+
+
+@contextlib.contextmanager
+def _progress(total: int, shown: bool) -> Iterator[None]:
+    """A progress bar on standard error while the deals are played (when ``shown`` and the
+    run lasts more than :data:`PROGRESS_AFTER` seconds), moved by each deal the summary
+    counts: the run's summary class is swapped for one that also advances the bar."""
+    from cardavia.runtime import simulate as module
+
+    base = getattr(module, "Summary", None)
+    if not shown or total < 2 or base is None:
+        yield
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    bar = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                   console=Console(stderr=True), transient=True)
+    task = bar.add_task("deals", total=total)
+    start = time.monotonic()
+    state = {"started": False}
+
+    class Counting(base):  # type: ignore[misc, valid-type]  # the runtime's Summary, whatever it holds
+        def add(self, one: dict[str, Any]) -> None:
+            super().add(one)
+            if not state["started"] and time.monotonic() - start > PROGRESS_AFTER:
+                bar.start()
+                state["started"] = True
+            bar.advance(task)
+
+    module.Summary = Counting  # type: ignore[misc]
+    try:
+        yield
+    finally:
+        module.Summary = base
+        if state["started"]:
+            bar.stop()
+
+
+def report(out: dict[str, Any], variant: Any) -> str:
+    """The summary for people: a line on the run, a table by seat, the ends, the most
+    frequent patterns by name, and each player kind's results when kinds were given."""
+    from rich.console import Console
+    from rich.table import Table
+
+    names = {p.id: p.name for p in variant.scoring.table.patterns}
+    deals = out["deals"]
+    rate = out["deals_per_second"]
+    head = (f"{variant.title}: {deals} {'deal' if deals == 1 else 'deals'} in {out['seconds']} s"
+            + (f" ({rate} a second)" if rate else "") + f", seed {out['seed']}"
+            + (", each wall played once from each seat" if out["duplicate"] else ""))
+    seats = Table(box=None, padding=(0, 2), pad_edge=False, show_header=True, header_style="")
+    seats.add_column("seat")
+    n = len(out["wins_by_seat"])
+    for s in range(n):
+        seats.add_column(str(s), justify="right")
+    seats.add_row("players", *out["players"])
+    seats.add_row("wins", *(str(w) for w in out["wins_by_seat"]))
+    seats.add_row("points", *(f"{p:+d}" for p in out["points_by_seat"]))
+    ends = out["ends"]
+    words = {"win": "with a win", "exhausted": "wall exhausted", "three_won": "three players won"}
+    parts = [f"{count} {words.get(end, end.replace('_', ' '))}" for end, count in ends.items()]
+    lines = [head, ""]
+    console = Console(width=100, force_terminal=False, color_system=None, highlight=False)
+    with console.capture() as captured:
+        console.print(seats)
+    lines += ["  " + row.rstrip() for row in captured.get().rstrip("\n").splitlines()]
+    draws = out["draws"]
+    lines += ["", f"  ends: {', '.join(parts) or 'none'}; {draws} {'deal' if draws == 1 else 'deals'} without a win",
+              f"  invariant violations: {out['invariant_violations']}"]
+    for example in out.get("violation_examples", ()):
+        lines.append(f"    {example}")
     top = list(out["fan_frequency"].items())[:10]
     if top:
-        print("  most frequent patterns: " + ", ".join(f"{k} {v}" for k, v in top))
-    for kind, k in out.get("by_kind", {}).items():
-        print(f"  {kind}: seats {k['seats']}, wins {k['wins']}, points {k['points']}, "
-              f"mean per deal {k['mean_points_per_deal']}")
-    return 0 if out["invariant_violations"] == 0 else 1
+        patterns = Table(box=None, padding=(0, 2), pad_edge=False, show_header=True, header_style="")
+        patterns.add_column("most frequent patterns")
+        patterns.add_column("wins", justify="right")
+        for fid, count in top:
+            patterns.add_row(names.get(fid, fid), str(count))
+        with console.capture() as captured:
+            console.print(patterns)
+        lines += [""] + ["  " + row.rstrip() for row in captured.get().rstrip("\n").splitlines()]
+    kinds = out.get("by_kind")
+    if kinds:
+        table = Table(box=None, padding=(0, 2), pad_edge=False, show_header=True, header_style="")
+        for title in ("player kind", "seats", "wins", "points", "mean a deal"):
+            table.add_column(title, justify="left" if title == "player kind" else "right")
+        for kind, k in kinds.items():
+            table.add_row(kind, str(k["seats"]), str(k["wins"]), f"{k['points']:+d}", f"{k['mean_points_per_deal']:+}")
+        with console.capture() as captured:
+            console.print(table)
+        lines += [""] + ["  " + row.rstrip() for row in captured.get().rstrip("\n").splitlines()]
+    return "\n".join(lines)
