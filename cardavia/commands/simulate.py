@@ -100,11 +100,12 @@ def _progress(total: int, shown: bool) -> Iterator[None]:
                 state["started"] = True
             bar.advance(task)
 
-    module.Summary = Counting  # type: ignore[misc]
+    names = vars(module)  # the module's namespace: simulate() looks Summary up there when it runs
+    names["Summary"] = Counting
     try:
         yield
     finally:
-        module.Summary = base
+        names["Summary"] = base
         if state["started"]:
             bar.stop()
 
