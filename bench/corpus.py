@@ -162,6 +162,31 @@ def requests(name: str, n: int, seed: int) -> list[str]:
     return out
 
 
+def winning(name: str, n: int, seed: int) -> list[dict[str, Any]]:
+    """``n`` winning requests for variant ``name`` (every declared shape, no near miss)."""
+    v = load_variant(name)
+    rng = random.Random(seed)
+    out: list[dict[str, Any]] = []
+    while len(out) < n:
+        request = _winning(rng, v)
+        if request is not None:
+            out.append(request)
+    return out
+
+
+def ready(name: str, n: int, seed: int) -> list[dict[str, Any]]:
+    """``n`` ready hands for ``cardavia waits --jsonl``: winning requests without their
+    winning tile (and so without the flags of the win)."""
+    out = []
+    for request in winning(name, n, seed):
+        waiting = {k: v for k, v in request.items() if k not in ("win_tile", "self_drawn", "kong_replacement",
+                                                                  "robbing_kong", "last_wall_tile",
+                                                                  "last_tile_of_kind")}
+        waiting["completed_by"] = request["win_tile"]  # an unknown field: ignored by the command
+        out.append(waiting)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("variant")

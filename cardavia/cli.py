@@ -21,14 +21,36 @@ from cardavia.commands import LONGEST_MESSAGE, StreamError, fail, flush, interna
 from cardavia.compiler.errors import shorten
 
 #: Command modules, in the order ``cardavia --help`` lists them.
-COMMANDS = ("check", "score", "replay", "simulate", "play", "rules", "schema", "serve")
+COMMANDS = ("check", "score", "waits", "replay", "simulate", "play", "rules", "schema")
+
+
+def version() -> str:
+    """The installed distribution's version (the package's own when it is not installed)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("cardavia")
+    except PackageNotFoundError:
+        from cardavia import __version__
+
+        return __version__
+
+
+class _Refused(Exception):
+    """Arguments refused in a ``--json`` mode: answered as JSON by :func:`main`."""
 
 
 class _Parser(argparse.ArgumentParser):
     """argparse, with its messages shown like the commands' own (visible, of bounded length:
-    an argument of 10,000 characters is not echoed whole)."""
+    an argument of 10,000 characters is not echoed whole); in a ``--json`` mode the message
+    is the JSON answer, as every other error of that mode."""
+
+    json_errors = False
 
     def error(self, message: str) -> NoReturn:
+        if self.json_errors:
+            raise _Refused(message)
         self.print_usage(sys.stderr)
         self.exit(2, f"{self.prog}: error: {shorten(visible(message), LONGEST_MESSAGE)}\n")
 
@@ -36,9 +58,12 @@ class _Parser(argparse.ArgumentParser):
 DEBUG_HELP = "on an internal error, print the traceback too"
 
 
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The parser; with ``only``, just that command's module is imported (a faster start)."""
+def build_parser(only: str | None = None, json_errors: bool = False) -> argparse.ArgumentParser:
+    """The parser; with ``only``, just that command's module is imported (a faster start);
+    ``json_errors``: refused arguments raise :class:`_Refused` instead of exiting."""
     parser = _Parser(prog="cardavia", description="Chinese mahjong variants as data.")
+    parser.json_errors = json_errors
+    parser.add_argument("--version", action="version", version=f"cardavia {version()}")
     parser.add_argument("--debug", action="store_true", help=DEBUG_HELP)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
@@ -52,6 +77,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         module.register(sub)
     for command in sub.choices.values():  # also after the command: cardavia score ... --debug
         command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=DEBUG_HELP)
+        if isinstance(command, _Parser):
+            command.json_errors = json_errors
     return parser
 
 
@@ -59,8 +86,11 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     first = argv[1:2] if argv[:1] == ["--debug"] else argv[:1]
     only = first[0] if first and first[0] in COMMANDS else None
-    parser = build_parser(only)
-    args = parser.parse_args(argv)
+    parser = build_parser(only, json_errors="--json" in argv or "--jsonl" in argv)
+    try:
+        args = parser.parse_args(argv)
+    except _Refused as exc:
+        return fail(str(exc), as_json=True)
     try:
         status = int(args.func(args) or 0)
         flush()  # what is still buffered: a full disk shows here

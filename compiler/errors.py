@@ -99,7 +99,8 @@ def quoted(value: object, width: int = 60) -> str:
 
 
 class Problem(FrozenRecord):
-    """One problem in a variant file: where (file, 1-based line and column) and what."""
+    """One problem in a variant file: where (file, 1-based line and column) and what; line
+    0 for a problem with no place in a file (a variant name that names none)."""
 
     file: str
     line: int
@@ -110,6 +111,8 @@ class Problem(FrozenRecord):
         vars(self).update(file=file, line=line, column=column, message=message)
 
     def __str__(self) -> str:
+        if not self.line:
+            return self.message
         return f"{self.file}:{self.line}:{self.column}: {self.message}"
 
 

@@ -29,6 +29,11 @@ WIN_NAMES = {"total": INT, "base": INT, "self_drawn": BOOL, "robbing_kong": BOOL
              "last_wall_tile": BOOL, "winners": INT}
 
 
+
+def kong_reason(kind: str) -> str:
+    """The reason a kong payment carries when its rule names none: ``exposed_kong`` and so on."""
+    return f"{kind}_kong"
+
 class WinRule(Record):
     when: Compiled | None
     payer: str
@@ -121,7 +126,7 @@ def compile_settlement(c: Any, data: dict[str, Any]) -> Settlement:
         path = ("settlement", "kongs", i)
         amount = c.expression(path + ("amount",), kong_env, INT, "a kong payment")
         if amount is not None:
-            kongs.append(KongRule(rule["kong"], rule["from"], amount, rule.get("reason", f"{rule['kong']}_kong")))
+            kongs.append(KongRule(rule["kong"], rule["from"], amount, rule.get("reason", kong_reason(rule["kong"]))))
     player_env = Env.of({"player": PLAYER})
     pair_env = Env.of({"payer": PLAYER, "payee": PLAYER})
     exhausted: list[RefundRule | PairRule] = []

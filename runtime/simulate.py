@@ -23,7 +23,7 @@ import signal
 import threading
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from types import FrameType
 from typing import TYPE_CHECKING, Any
@@ -105,9 +105,12 @@ class Summary:
     invariant_violations: int = 0
     by_kind: dict[str, dict[str, Any]] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
+    progress: Callable[[int], None] | None = None  # told the number of deals summed, after each
 
     def add(self, one: dict[str, Any]) -> None:
         self.deals += 1
+        if self.progress is not None:
+            self.progress(self.deals)
         self.ends[one["end"]] = self.ends.get(one["end"], 0) + 1
         if not one["wins"]:
             self.draws += 1
@@ -176,11 +179,12 @@ def _plan(total: int, workers: int) -> tuple[int, int]:
 
 
 def simulate(variant: str, deals: int, seed: int = 0, players: Sequence[str] | None = None,
-             duplicate: bool = False, workers: int = 1) -> dict[str, Any]:
+             duplicate: bool = False, workers: int = 1,
+             progress: Callable[[int], None] | None = None) -> dict[str, Any]:
     """Play ``deals`` deals (one per seat of each with ``duplicate``) and return the contract's
-    summary object. ``workers`` is capped by the CPUs and the work; the object's ``workers``
-    says how many ran. Interrupted by SIGINT, the summary of the deals done in order, with
-    ``"interrupted": true``."""
+    summary object; ``progress`` is told how many deals are done, after each. ``workers`` is
+    capped by the CPUs and the work; the object's ``workers`` says how many ran. Interrupted
+    by SIGINT, the summary of the deals done in order, with ``"interrupted": true``."""
     if deals < 0:
         raise ValueError("--deals must be 0 or more")
     if workers < 1:
@@ -197,7 +201,7 @@ def simulate(variant: str, deals: int, seed: int = 0, players: Sequence[str] | N
     _LOADED.setdefault(variant, v)  # worker processes inherit it
     total = deals * n if duplicate else deals
     workers, size = _plan(total, workers)
-    summary = Summary(wins_by_seat=[0] * n, points_by_seat=[0] * n)
+    summary = Summary(wins_by_seat=[0] * n, points_by_seat=[0] * n, progress=progress)
     start = time.perf_counter()
     with _Interrupt() as interrupt:
         if workers == 1:

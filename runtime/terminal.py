@@ -1,314 +1,669 @@
-"""The terminal game: you in seat 0 against three bots, one deal after another.
+"""The terminal game: you in seat 0 against three computer players, one deal after another.
 
-Input is read line by line from a text stream and every screen is written to another,
-so the game runs the same in a terminal and in tests. Unknown or illegal input is
-refused with a reason and the question is asked again; end of input quits.
+What the player sees is built to fit 80x24: the legend and the whole board once at the
+start of a deal (and on ``b`` or ``?``), then only what changed: the other players' moves
+as they happen (at ``--pace``), and before each decision your hand, numbered, with a
+"ready" marker and its waits while your hand is ready. ``?`` shows the hand analysis
+(runtime/analysis.py): how far from ready, the best discards and what they keep, the
+waits and what a win on each is worth. A win the rules refuse (below the minimum, a
+missing suit still held) is explained when the tile that would make it appears.
+
+Wins are protected: before a question that offers a win or a claim, input typed ahead
+is thrown away (where the input is a terminal), and passing on a win needs an explicit
+answer. Discards and claims are confirmed, naming the tiles by code; an answer that is
+not understood is asked again. Ctrl-C or q shows the running totals and stops.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any, TextIO
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TextIO
 
 from cardavia.compiler import load_variant
 from cardavia.compiler.model.tiles import CODES, SUITS
+from rich.text import Text
+
+from cardavia.render.catalog import VARIANT_SUMMARY, VARIANT_TITLE, variant_text
 
 from .actions import Action, Decision
+from .analysis import Analyst, View, analyst
 from .bots import BaselineBot
 from .controllers import play_deal
 from .deal import Deal
+from .screen import DRAWN_STYLE, NEWEST_DISCARD_STYLE, Quit, Screen, _discard_typeahead, number
 from .simulate import deal_seed
+from .telling import HUMAN, Words, capital
 from .wall import shuffled_wall
 
-WINDS = "ESWN"
-SUIT_NAMES = {"m": "characters", "p": "dots", "s": "bamboo"}
-HUMAN = 0
+if TYPE_CHECKING:
+    from cardavia.compiler.variant import CompiledVariant
+
+#: Discards shown by the hints, best first.
+HINTED_DISCARDS = 3
+#: Useful tiles named in a hint (their number is always given).
+NAMED_TILES = 9
 
 
-class Quit(Exception):
-    """The player asked to stop (or the input ended)."""
+class Game:
+    """What the player's seat and the narrator share: the screen, the words, the analysis."""
 
+    def __init__(self, variant: CompiledVariant, screen: Screen, words: Words) -> None:
+        self.variant = variant
+        self.screen = screen
+        self.words = words
+        self.analyst: Analyst = analyst(variant)
 
-class Screen:
-    def __init__(self, inp: TextIO, out: TextIO) -> None:
-        self.inp = inp
-        self.out = out
+    @property
+    def t(self) -> Any:
+        return self.words.t
 
-    def say(self, text: str = "") -> None:
-        self.out.write(text + "\n")
-        self.out.flush()
+    # ------------------------------------------------------------ pieces of the screen
 
-    def ask(self, prompt: str) -> str:
-        self.out.write(prompt + " ")
-        self.out.flush()
-        line = self.inp.readline()
-        if not line:
-            self.say()
-            raise Quit()
-        answer = line.strip()
-        if answer.lower() in ("q", "quit", "exit"):
-            raise Quit()
-        return answer
+    def hand(self, deal: Deal) -> list[int]:
+        """Your tiles in code order (physical ids), the tile just drawn last."""
+        drawn = deal.drawn if deal.turn == HUMAN and deal.phase == "turn" else None
+        tiles = sorted((t for t in deal.hands[HUMAN] if t != drawn), key=lambda t: (deal.kinds[t], t))
+        if drawn is not None and drawn in deal.hands[HUMAN]:
+            tiles.append(drawn)
+        return tiles
 
+    def sets(self, deal: Deal, seat: int) -> str:
+        parts = []
+        for m in deal.melds[seat]:
+            text = "".join(deal.codes[t][0] for t in m.ids) + deal.codes[m.ids[0]][1]
+            parts.append("{" + text + "}" if m.concealed else "[" + text + "]")
+        return " ".join(parts)
 
-def _name(deal: Deal, seat: int) -> str:
-    wind = WINDS[(seat - deal.dealer) % deal.n]
-    return f"you ({wind})" if seat == HUMAN else f"seat {seat} ({wind})"
+    def waits_now(self, deal: Deal) -> tuple[Any, ...]:
+        """Your waits while your hand is one tile short (before a draw, the hand without it)."""
+        view = View.of_seat(deal, HUMAN)
+        if self.analyst.extra(view):
+            if deal.turn != HUMAN or deal.drawn is None:
+                return ()
+            concealed = list(view.concealed)
+            concealed.remove(deal.kinds[deal.drawn])
+            view = View(tuple(concealed), view.melds, view.flowers, view.seat_wind, view.round_wind,
+                        view.missing_suit, view.visible)
+        return self.analyst.waits(view)
 
+    def ready_marker(self, deal: Deal) -> Text | None:
+        """"ready: 3m 6m" while your hand is ready (marked when no wait makes a valid win)."""
+        if deal.won[HUMAN]:
+            return None
+        waits = self.waits_now(deal)
+        if not waits:
+            return None
+        t = self.t
+        marker = Text(t.pgettext("game", "READY") + ": ", style="bold" if self.screen.color else "")
+        marker.append_text(self.screen.tiles([w.tile for w in waits]))
+        if not any(w.discard.valid or w.self_drawn.valid for w in waits):
+            marker.append(" (" + t.pgettext("game", "no valid win yet: ? says why") + ")")
+        return marker
 
-def _meld_text(deal: Deal, seat: int) -> str:
-    parts = []
-    for m in deal.melds[seat]:
-        text = " ".join(deal.codes[t] for t in m.ids)
-        parts.append("{" + text + "}" if m.concealed else "[" + text + "]")
-    return " ".join(parts) or "-"
+    def your_hand(self, deal: Deal) -> None:
+        """Your hand, numbered (the tile just drawn marked), then your sets, flowers and marker."""
+        screen = self.screen
+        tiles = self.hand(deal)
+        styles = {}
+        if deal.turn == HUMAN and deal.phase == "turn" and deal.drawn is not None and tiles and \
+                tiles[-1] == deal.drawn:
+            styles[len(tiles) - 1] = DRAWN_STYLE
+        for line in screen.numbered([deal.kinds[t] for t in tiles], styles):
+            screen.say(line)
+        extra = Text()
+        t = self.t
+        if deal.melds[HUMAN]:
+            extra.append(t.pgettext("game", "sets {sets}", sets=self.sets(deal, HUMAN)))
+        if self.words.flowers and deal.flowers[HUMAN]:
+            if extra:
+                extra.append(screen.dot)
+            extra.append(t.pgettext("game", "flowers") + " ")
+            extra.append_text(screen.tiles([deal.kinds[f] for f in deal.flowers[HUMAN]]))
+        marker = self.ready_marker(deal)
+        if marker is not None:
+            if extra:
+                extra.append(screen.dot)
+            extra.append_text(marker)
+        if extra:
+            screen.say(extra)
 
+    def board(self, deal: Deal, number: int) -> None:
+        """The whole table: the deal, then each seat's sets, flowers and discards."""
+        screen = self.screen
+        words = self.words
+        t = self.t
+        v = self.variant
+        head = [variant_text(t, words.unit, VARIANT_TITLE, v.title), t.pgettext("game", "deal {n}", n=number)]
+        if words.winds:
+            head.append(t.pgettext("game", "round wind {wind}", wind=words.wind(v.table.round_wind)))
+        head.append(t.pgettext("game", "dealer: {seat}", seat=words.seat(deal, deal.dealer)))
+        head.append(t.pgettext("game", "wall {n}", n=deal.wall_left()))
+        screen.say(Text(screen.dot.join(head), style="bold" if screen.color else ""))
+        last = deal.events[-1] if deal.events and deal.events[-1].get("type") == "discard" else None
+        hidden = deal.phase == "missing_suit"  # the others' choices are shown once everyone has chosen
+        for seat in [*range(1, deal.n), HUMAN]:
+            line = Text(capital(words.seat(deal, seat)), style="bold" if screen.color else "")
+            parts: list[Text] = []
+            if seat != HUMAN:
+                parts.append(Text(t.npgettext("game", "{n} tile", "{n} tiles", len(deal.hands[seat]))))
+            if deal.won[seat]:
+                parts.append(Text(t.pgettext("game", "won")))
+            if deal.missing[seat] and not (hidden and seat != HUMAN):
+                parts.append(Text(t.pgettext("game", "missing {suit}", suit=words.suit(deal.missing[seat]))))
+            if deal.melds[seat]:
+                parts.append(Text(t.pgettext("game", "sets {sets}", sets=self.sets(deal, seat))))
+            if words.flowers and deal.flowers[seat]:
+                flowers = Text(t.pgettext("game", "flowers") + " ")
+                flowers.append_text(screen.tiles([deal.kinds[f] for f in deal.flowers[seat]]))
+                parts.append(flowers)
+            for i, part in enumerate(parts):
+                line.append(screen.dot if i else ": ")
+                line.append_text(part)
+            screen.say(line)
+            river = deal.rivers[seat]
+            discards = Text("  " + t.pgettext("game", "discards") + ": ")
+            if river:
+                styles = {len(river) - 1: NEWEST_DISCARD_STYLE} if last is not None and last["seat"] == seat else {}
+                discards.append_text(screen.tiles([deal.kinds[x] for x in river], styles))
+            else:
+                discards.append("-")
+            screen.say(discards)
 
-def _legend(deal: Deal) -> str:
-    """What the codes mean, for the groups this variant's tile set has."""
-    present = set(deal.kinds)
-    parts = [f"{suit} {SUIT_NAMES[suit]}" for i, suit in enumerate(SUITS)
-             if any(9 * i <= k < 9 * i + 9 for k in present)]
-    if any(27 <= k < 31 for k in present):
-        parts.append("1-4z winds E S W N")
-    if any(31 <= k < 34 for k in present):
-        parts.append("5z 6z 7z dragons white green red")
-    if any(k >= 34 for k in present):
-        parts.append("1-4f flowers, 5-8f seasons")
-    return "tiles: " + " · ".join(parts)
+    # ------------------------------------------------------------ the hints
+
+    def value_words(self, wait: Any) -> str:
+        """A wait's copies left and the value of a win on it, on a discard and self-drawn."""
+        words = self.words
+        t = self.t
+        left = t.npgettext("game", "{n} left", "{n} left", wait.unseen)
+        if wait.discard.valid == wait.self_drawn.valid and wait.discard.total == wait.self_drawn.total:
+            return t.pgettext("game", "{tile} ({left}: {worth})", tile=CODES[wait.tile], left=left,
+                              worth=words.worth(wait.discard))
+        return t.pgettext("game", "{tile} ({left}: {worth}, self-drawn {drawn})", tile=CODES[wait.tile], left=left,
+                          worth=words.worth(wait.discard), drawn=words.worth(wait.self_drawn))
+
+    def hints(self, deal: Deal, decision: Decision) -> None:
+        """The analysis of your hand (``?``): the legend and keys, how far from ready, the best
+        discards with the tiles they keep, the waits and what each win is worth, and why a
+        win would be refused."""
+        screen = self.screen
+        words = self.words
+        t = self.t
+        for line in words.legend():
+            screen.say(line)
+        screen.say(t.pgettext("game", "Keys: a tile's number discards it (you confirm); w win; k kong; b board; "
+                                      "r rules; q quit."))
+        view = View.of_seat(deal, HUMAN)
+        a = self.analyst
+        if decision.kind == "missing_suit":
+            screen.say(t.pgettext("game", "Choose the suit you will give up: you must discard its tiles before any "
+                                          "other, and you cannot win while you hold one."))
+            return
+        if decision.kind == "turn":
+            allowed = [o.tile for o in decision.options if o.do == "discard" and o.tile is not None]
+            drawn = deal.kinds[decision.drawn] if decision.drawn is not None else None
+            analysis = a.analyse(view, allowed, drawn)
+            complete = analysis.complete
+            if complete is not None:
+                if complete.valid:
+                    screen.say(t.pgettext("game", "Your hand is complete: w wins {worth}.",
+                                          worth=words.amount(complete.total)))
+                else:
+                    screen.say(t.pgettext("game", "Your tiles make a winning shape, but {why}.",
+                                          why=words.refusal(complete)))
+            self._distance(analysis.shanten, True)
+            for d in analysis.discards[:HINTED_DISCARDS]:
+                rest = list(view.concealed)
+                rest.remove(d.tile)
+                if d.shanten == 0:
+                    waits = a.waits(View(tuple(rest), view.melds, view.flowers, view.seat_wind, view.round_wind,
+                                         view.missing_suit, view.visible))
+                    screen.say(t.pgettext("game", "Discard {tile}: ready on {waits}.", tile=CODES[d.tile],
+                                          waits="; ".join(self.value_words(w) for w in waits)))
+                else:
+                    named = " ".join(CODES[k] for k in d.useful[:NAMED_TILES]) + (" …" if len(d.useful) >
+                                                                                    NAMED_TILES else "")
+                    screen.say(t.npgettext("game", "Discard {tile}: {n} useful tile left ({kinds}).",
+                                           "Discard {tile}: {n} useful tiles left ({kinds}).", d.unseen,
+                                           tile=CODES[d.tile], kinds=named))
+            return
+        analysis = a.analyse(view)
+        if analysis.waits:
+            screen.say(t.pgettext("game", "You are ready. Waits: {waits}.",
+                                  waits="; ".join(self.value_words(w) for w in analysis.waits)))
+            for w in analysis.waits:
+                for value in (w.discard, w.self_drawn):
+                    if not value.valid:
+                        screen.say(t.pgettext("game", "A win on {tile} is refused: {why}.", tile=CODES[w.tile],
+                                              why=words.refusal(value)))
+                        break
+            return
+        self._distance(analysis.shanten, False)
+        if analysis.useful:
+            named = " ".join(CODES[k] for k in analysis.useful[:NAMED_TILES])
+            screen.say(t.npgettext("game", "{n} useful tile left: {kinds}.", "{n} useful tiles left: {kinds}.",
+                                   analysis.unseen, kinds=named + (" …" if len(analysis.useful) > NAMED_TILES else "")))
+
+    def _distance(self, shanten: int, extra: bool) -> None:
+        t = self.t
+        if shanten >= 99:
+            self.screen.say(t.pgettext("game", "No winning shape can be made with these sets."))
+        elif shanten == 0 and extra:
+            self.screen.say(t.pgettext("game", "The right discard leaves you ready."))
+        elif shanten > 0:
+            self.screen.say(t.npgettext("game", "You are {n} tile away from ready.",
+                                        "You are {n} tiles away from ready.", shanten))
+
+    def rules(self) -> None:
+        """The variant in two lines, and where its whole rules page is."""
+        t = self.t
+        v = self.variant
+        self.screen.say(variant_text(t, self.words.unit, VARIANT_SUMMARY, " ".join(v.summary.split())))
+        minimum = v.scoring.minimum
+        if minimum:
+            self.screen.say(t.pgettext("game", "A win needs at least {minimum}.", minimum=self.words.amount(minimum)))
+        self.screen.say(t.pgettext("game", "The whole rules: cardavia rules {variant} --lang {lang} --format txt",
+                                   variant=v.id, lang=t.lang.tag))
 
 
 class TerminalPlayer:
-    """Seat 0's controller: shows the board and reads the choice."""
+    """Seat 0's controller: shows your hand and reads your choice."""
 
-    def __init__(self, screen: Screen) -> None:
-        self.screen = screen
+    def __init__(self, game: Game, number: int) -> None:
+        self.game = game
+        self.number = number
 
-    def board(self, deal: Deal) -> None:
-        say = self.screen.say
-        v = deal.variant
-        say("")
-        say(f"== {v.title} · round wind {WINDS[v.table.round_wind - 27]} · dealer {_name(deal, deal.dealer)} "
-            f"· wall {deal.wall_left()} tiles ==")
-        for seat in (1, 2, 3):
-            status = " WON" if deal.won[seat] else ""
-            missing = f" · missing {deal.missing[seat]}" if deal.missing[seat] else ""
-            say(f"  {_name(deal, seat):<14} {len(deal.hands[seat]):>2} tiles{status}{missing}"
-                f" · sets {_meld_text(deal, seat)}"
-                f" · flowers {' '.join(deal.codes[t] for t in deal.flowers[seat]) or '-'}")
-            say(f"  {'':<14} discards: {' '.join(deal.codes[t] for t in deal.rivers[seat]) or '-'}")
-        missing = f" · missing suit {deal.missing[HUMAN]}" if deal.missing[HUMAN] else ""
-        say(f"  {_name(deal, HUMAN):<14} sets {_meld_text(deal, HUMAN)} · flowers "
-            f"{' '.join(deal.codes[t] for t in deal.flowers[HUMAN]) or '-'}{missing}")
-        say(f"  {'':<14} discards: {' '.join(deal.codes[t] for t in deal.rivers[HUMAN]) or '-'}")
-        say("  your hand:  " + "  ".join(f"{i}:{deal.codes[t]}" for i, t in enumerate(self.hand(deal), 1)))
-        say("  " + _legend(deal))
+    @property
+    def screen(self) -> Screen:
+        return self.game.screen
 
-    @staticmethod
-    def hand(deal: Deal) -> list[int]:
-        return sorted(deal.hands[HUMAN], key=lambda t: (deal.kinds[t], t))
+    @property
+    def t(self) -> Any:
+        return self.game.t
 
     def choose(self, deal: Deal, decision: Decision) -> Action:
-        self.board(deal)
         if decision.kind == "missing_suit":
-            return self._missing(deal)
+            return self._missing(deal, decision)
         if decision.kind == "turn":
             return self._turn(deal, decision)
         return self._claim(deal, decision)
 
-    def _missing(self, deal: Deal) -> Action:
+    def _common(self, deal: Deal, decision: Decision, answer: str) -> bool:
+        """Answer the keys every question knows (help, board, rules); True when handled."""
+        low = answer.lower()
+        if low in ("?", "h", "help"):
+            self.game.hints(deal, decision)
+            return True
+        if low in ("b", "board"):
+            self.game.board(deal, self.number)
+            self.game.your_hand(deal)
+            return True
+        if low in ("r", "rules"):
+            self.game.rules()
+            return True
+        return False
+
+    def confirm(self, question: str) -> bool:
+        """A yes-or-no question: Enter or y is yes, n is no; anything else is asked again."""
+        t = self.t
+        while True:
+            answer = self.screen.ask(question + " " + t.pgettext("game", "[Enter/y = yes, n = no]")).lower()
+            if answer in ("", "y", "yes"):
+                return True
+            if answer in ("n", "no"):
+                return False
+            self.screen.say(t.pgettext("game", "Please answer y or n."))
+
+    # ------------------------------------------------------------ the missing suit
+
+    def _missing(self, deal: Deal, decision: Decision) -> Action:
+        t = self.t
+        words = self.game.words
         counts = deal.counts[HUMAN]
         held = {s: sum(counts[i * 9:(i + 1) * 9]) for i, s in enumerate(SUITS)}
         fewest = min(SUITS, key=lambda s: held[s])
-        menu = ", ".join(f"{s} = {SUIT_NAMES[s]} ({held[s]} held)" for s in SUITS)
+        self.game.your_hand(deal)
+        menu = ", ".join(t.pgettext("game", "{letter} = {suit} ({n} held)", letter=s, suit=words.suit(s), n=held[s])
+                         for s in SUITS)
         while True:
-            answer = self.screen.ask(f"Choose your missing suit: {menu}. [Enter: {fewest}]").lower() or fewest
+            answer = self.screen.ask(t.pgettext("game", "Choose your missing suit: {menu}; Enter = {fewest}:",
+                                                menu=menu, fewest=fewest)).lower() or fewest
             if answer in SUITS:
                 return Action("missing_suit", suit=answer)
-            self.screen.say(f"  '{answer}' is not a suit: type m, p or s.")
+            if not self._common(deal, decision, answer):
+                self.screen.say(t.pgettext("game", "'{answer}' is not a suit: type m, p or s.", answer=answer))
+
+    # ------------------------------------------------------------ your turn
 
     def _turn(self, deal: Deal, decision: Decision) -> Action:
-        hand = self.hand(deal)
-        discards = {o.tile for o in decision.options if o.do == "discard" and o.tile is not None}
-        kongs = [(CODES[o.tile], o) for o in decision.options if o.do == "kong" and o.tile is not None]
+        t = self.t
+        game = self.game
+        screen = self.screen
+        tiles = game.hand(deal)
+        allowed = {o.tile for o in decision.options if o.do == "discard" and o.tile is not None}
+        kongs = [o for o in decision.options if o.do == "kong" and o.tile is not None]
         can_win = any(o.do == "win" for o in decision.options)
         drawn = decision.drawn
-        default = drawn if drawn is not None and deal.kinds[drawn] in discards else None
+        head = [t.pgettext("game", "Your turn"), t.pgettext("game", "wall {n}", n=deal.wall_left())]
         if drawn is not None:
-            self.screen.say(f"  you drew {deal.codes[drawn]}")
-        hints = ["a number to discard that tile"]
+            head.append(t.pgettext("game", "you drew {tile}", tile=deal.codes[drawn]))
+        screen.say(Text(screen.dot.join(head), style="bold" if screen.color else ""))
+        game.your_hand(deal)
+        if drawn is not None and not can_win:
+            self._refused_draw(deal, decision)
+        default = drawn if drawn is not None and deal.kinds[drawn] in allowed and not can_win else None
+        keys = [f"1-{len(tiles)}"]
         if default is not None:
-            hints.append(f"Enter to discard the tile you drew ({deal.codes[default]})")
-        else:
-            default = next(t for t in reversed(hand) if deal.kinds[t] in discards)
-            hints.append(f"Enter to discard {deal.codes[default]}")
+            keys.append(t.pgettext("game", "Enter = {tile}", tile=deal.codes[default]))
+        if kongs:
+            keys.append(t.pgettext("game", "k = kong {tiles}", tiles=" ".join(CODES[o.tile] for o in kongs
+                                                                                if o.tile is not None)))
+        keys.append(t.pgettext("game", "? = help"))
+        if len(allowed) < len({deal.kinds[x] for x in tiles}):
+            screen.say(t.pgettext("game", "Only {tiles} may be discarded now: the missing suit goes first.",
+                                  tiles=" ".join(CODES[k] for k in sorted(allowed))))
         if can_win:
-            hints.append("w to declare a win")
-        for kong_code, _ in kongs:
-            hints.append(f"k {kong_code} to declare a kong")
-        if len(discards) < len({deal.kinds[t] for t in hand}):
-            hints.append("only " + " ".join(CODES[k] for k in sorted(discards)) + " may be discarded now")
+            value = game.analyst.complete_value(View.of_seat(deal, HUMAN), deal.kinds[drawn]) if drawn is not None \
+                else None
+            worth = game.words.amount(value.total) if value is not None else ""
+            prompt = t.pgettext("game", "You can win, self-drawn: {worth}! w = win, or discard {keys}:",
+                                worth=worth, keys=", ".join(keys))
+        else:
+            prompt = t.pgettext("game", "Discard which tile? {keys}:", keys=", ".join(keys))
         while True:
-            answer = self.screen.ask("Your turn: " + "; ".join(hints) + ".")
+            answer = screen.ask(prompt, protect=can_win)
             low = answer.lower()
             if low in ("w", "win"):
                 if can_win:
                     return Action("win")
-                self.screen.say("  you cannot win now: the hand is not a valid winning hand")
+                screen.say(t.pgettext("game", "You cannot win now: ? shows how far your hand is."))
                 continue
             if low.startswith("k"):
-                code = low[1:].strip()
-                match = [o for kong_code, o in kongs if not code or kong_code == code]
-                if len(match) == 1:
-                    return match[0]
-                self.screen.say("  no kong is possible now" if not kongs else
-                                "  say which kong: " + ", ".join(f"k {kong_code}" for kong_code, _ in kongs))
+                chosen = self._kong(low, kongs)
+                if chosen is not None:
+                    return chosen
                 continue
+            if self._common(deal, decision, answer):
+                continue
+            tid: int | None = None
+            picked = number(answer)
             if not answer and default is not None:
                 tid = default
-            elif answer.isdigit() and 1 <= int(answer) <= len(hand):
-                tid = hand[int(answer) - 1]
+            elif not answer and can_win:
+                screen.say(t.pgettext("game", "To win, type w; to play on, type the number of the tile to discard."))
+                continue
+            elif not answer:
+                screen.say(t.pgettext("game", "Type the number of the tile to discard, 1 to {n}, or ? for help.",
+                                      n=len(tiles)))
+                continue
+            elif picked is not None and 1 <= picked <= len(tiles):
+                tid = tiles[picked - 1]
             else:
-                self.screen.say(f"  '{answer}' is not understood: type a tile number from 1 to {len(hand)}"
-                                + (", w" if can_win else "") + (", k" if kongs else "") + " or q to quit")
+                screen.say(t.pgettext("game", "'{answer}' is not understood: type a tile number from 1 to {n}, or ? "
+                                              "for help.", answer=answer, n=len(tiles)))
                 continue
             kind = deal.kinds[tid]
-            if kind not in discards:
-                self.screen.say(f"  {deal.codes[tid]} cannot be discarded now: the missing suit goes first")
+            if kind not in allowed:
+                screen.say(t.pgettext("game", "{tile} cannot be discarded now: the missing suit goes first.",
+                                      tile=deal.codes[tid]))
                 continue
-            confirm = self.screen.ask(f"Discard {deal.codes[tid]} (tile #{tid})? [Enter/y: yes, n: no]").lower()
-            if confirm in ("", "y", "yes"):
+            if can_win and not self.confirm(t.pgettext("game", "Discard {tile} and give up the win?",
+                                                        tile=deal.codes[tid])):
+                continue
+            if can_win or self.confirm(t.pgettext("game", "Discard {tile}?", tile=deal.codes[tid])):
                 return Action("discard", tile=kind, id=tid)
+
+    def _kong(self, low: str, kongs: list[Action]) -> Action | None:
+        t = self.t
+        if not kongs:
+            self.screen.say(t.pgettext("game", "No kong is possible now."))
+            return None
+        code = low[4:].strip() if low.startswith("kong") else low[1:].strip()
+        match = [o for o in kongs if o.tile is not None and (not code or CODES[o.tile] == code)]
+        if len(match) != 1:
+            self.screen.say(t.pgettext("game", "Say which kong: {choices}.",
+                                       choices=", ".join("k " + CODES[o.tile] for o in kongs if o.tile is not None)))
+            return None
+        kong = match[0]
+        assert kong.tile is not None
+        if self.confirm(t.pgettext("game", "Declare a kong of {tile}?", tile=CODES[kong.tile])):
+            return kong
+        return None
+
+    def _refused_draw(self, deal: Deal, decision: Decision) -> None:
+        """Explain a drawn tile that makes a winning shape the rules refuse."""
+        if decision.drawn is None:
+            return
+        view = View.of_seat(deal, HUMAN)
+        value = self.game.analyst.complete_value(view, deal.kinds[decision.drawn])
+        if value is not None and not value.valid:
+            self.screen.say(self.t.pgettext("game", "{tile} completes your hand, but {why}: no win.",
+                                            tile=deal.codes[decision.drawn], why=self.game.words.refusal(value)))
+
+    # ------------------------------------------------------------ claims
 
     def _claim(self, deal: Deal, decision: Decision) -> Action:
         assert decision.tile is not None and decision.from_seat is not None  # a claim or rob names both
+        t = self.t
+        screen = self.screen
+        words = self.game.words
         tile = CODES[decision.tile]
-        who = _name(deal, decision.from_seat)
-        if decision.kind == "rob":
-            what = f"{who} adds {tile} to a pung: you can win by robbing the kong."
-        else:
-            what = f"{who} discards {tile}."
-        menu: list[tuple[str, Action]] = []
+        who = words.seat(deal, decision.from_seat)
+        self.game.your_hand(deal)
+        menu: list[tuple[str, Action, str]] = []
+        chows = [o for o in decision.options if o.do == "chow"]
+        can_win = False
         for o in decision.options:
             if o.do == "win":
-                menu.append(("w", o))
+                can_win = True
+                menu.append(("w", o, t.pgettext("game", "w = win")))
             elif o.do == "pung":
-                menu.append(("p", o))
+                menu.append(("p", o, t.pgettext("game", "p = pung")))
             elif o.do == "kong":
-                menu.append(("k", o))
+                menu.append(("k", o, t.pgettext("game", "k = kong")))
             elif o.do == "chow":
-                menu.append((f"c{sum(1 for key, _ in menu if key.startswith('c')) + 1}", o))
-        labels = {"w": "win", "p": f"pung {tile}", "k": f"kong {tile}"}
-        text = "; ".join(f"{key} = {labels.get(key) or o.label()}" for key, o in menu)
+                key = "c" if len(chows) == 1 else f"c{chows.index(o) + 1}"
+                menu.append((key, o, t.pgettext("game", "{key} = chow {tiles}", key=key,
+                                                tiles=" ".join(CODES[k] for k in sorted([*o.tiles, decision.tile])))))
+        if can_win:
+            menu_text = "; ".join(label for _, _, label in menu) + "; " + t.pgettext("game", "x = pass")
+        else:
+            menu_text = "; ".join(label for _, _, label in menu) + "; " + t.pgettext("game", "Enter = pass")
+        if decision.kind == "rob":
+            question = capital(t.pgettext("game", "{seat} adds {tile} to a pung: rob the kong? {menu}:", seat=who,
+                                          tile=tile, menu=menu_text))
+        else:
+            question = t.pgettext("game", "Claim {tile} from {seat}? {menu}:", seat=who, tile=tile, menu=menu_text)
         while True:
-            answer = self.screen.ask(f"{what} {text}; Enter = pass.").lower()
-            if answer in ("", "pass", "x"):
+            answer = screen.ask(question, protect=True)
+            low = answer.lower()
+            if low in ("x", "pass") or (not low and not can_win):
                 return Action("pass")
-            chows = [o for key, o in menu if key.startswith("c")]
-            if answer == "c" and len(chows) == 1:
-                return chows[0]
-            match = [o for key, o in menu if key == answer]
-            if match:
-                return match[0]
-            self.screen.say(f"  '{answer}' is not one of: " + ", ".join(key for key, _ in menu) + " or Enter to pass")
+            if not low:
+                screen.say(t.pgettext("game", "To pass on this win, type x; to win, type w."))
+                continue
+            if self._common(deal, decision, answer):
+                continue
+            if low == "c" and len(chows) > 1:
+                keys = [entry[0] for entry in menu if entry[0].startswith("c")]
+                screen.say(t.pgettext("game", "Say which chow: {choices}.", choices=", ".join(keys)))
+                continue
+            match = [(o, label) for key, o, label in menu if key == low]
+            if not match:
+                screen.say(t.pgettext("game", "'{answer}' is not one of the choices: {menu}.", answer=answer,
+                                      menu=menu_text))
+                continue
+            option, _ = match[0]
+            if option.do == "win":
+                return option
+            if option.do == "chow":
+                what = t.pgettext("game", "Chow {tiles}?", tiles=" ".join(
+                    CODES[k] for k in sorted([*option.tiles, decision.tile])))
+            elif option.do == "pung":
+                what = t.pgettext("game", "Pung {tile}?", tile=tile)
+            else:
+                what = t.pgettext("game", "Kong {tile}?", tile=tile)
+            if self.confirm(what):
+                return option
 
 
 class Narrator:
-    """Prints the other players' moves (never their hidden tiles) as events happen."""
+    """Tells each move as it happens (never anyone's hidden tiles), the others' at the
+    game's pace; holds back the missing suits until every seat has chosen; explains a
+    discard that would complete your hand when the rules refuse the win."""
 
-    def __init__(self, screen: Screen) -> None:
-        self.screen = screen
+    def __init__(self, game: Game) -> None:
+        self.game = game
         self.seen = 0
+        self.held: list[dict[str, Any]] = []
 
     def __call__(self, deal: Deal, *_: Any) -> None:
+        screen = self.game.screen
+        words = self.game.words
         for e in deal.events[self.seen:]:
-            line = self.describe(deal, e)
-            if line:
-                self.screen.say("  " + line)
+            if e["type"] == "missing_suit":
+                self.held.append(e)
+                continue
+            line = words.event(deal, e)
+            if line is None:
+                continue
+            if e.get("seat") == HUMAN:
+                screen.say(line)
+            else:
+                screen.moved(line)
+            if e["type"] == "discard" and e["seat"] != HUMAN:
+                self._refused(deal, e)
         self.seen = len(deal.events)
+        if self.held and deal.phase != "missing_suit":
+            self.held = []
+            screen.say(words.missing_suits(deal))
 
-    @staticmethod
-    def describe(deal: Deal, e: dict[str, Any]) -> str | None:
-        t = e["type"]
-        seat = e.get("seat")
-        who = _name(deal, seat) if seat is not None else ""
-        if t == "discard":
-            return f"{who} discards {e['tile']}"
-        if t in ("chow", "pung"):
-            return f"{who} claims {' '.join(e['tiles'])} ({t}) from {_name(deal, e['from'])}"
-        if t == "kong":
-            if e["kong"] == "concealed":
-                return f"{who} declares a concealed kong of {e['tiles'][0]}"
-            src = f" from {_name(deal, e['from'])}" if e.get("from") is not None else ""
-            return f"{who} declares a kong of {e['tiles'][0]} ({e['kong']}){src}"
-        if t == "flower":
-            return f"{who} shows flower {e['tile']}"
-        if t == "missing_suit":
-            return f"{who} declares the missing suit {e['suit']}"
-        if t == "win":
-            how = "self-drawn" if e.get("from") is None else f"on {_name(deal, e['from'])}'s tile"
-            return f"{who} WINS with {e['tile']} ({how}), {e['total']} {deal.variant.scoring.unit}"
-        if t == "draw" and seat == HUMAN and e.get("end") == "back":
-            return f"you draw a replacement: {e['tile']}"
-        return None
+    def _refused(self, deal: Deal, e: dict[str, Any]) -> None:
+        """A discard that completes your hand, where no win is offered: say why."""
+        if deal.won[HUMAN]:
+            return
+        kind = deal.kinds[e["id"]]
+        if kind not in deal.waits(HUMAN):
+            return
+        decision = deal.decision_for(HUMAN)
+        if decision is not None and any(o.do == "win" for o in decision.options):
+            return
+        value = self.game.analyst.win_value(View.of_seat(deal, HUMAN), kind, False, on_table=True)
+        if not value.valid:
+            t = self.game.t
+            self.game.screen.say(t.pgettext("game", "{tile} would complete your hand, but {why}: no win.",
+                                            tile=e["tile"], why=self.game.words.refusal(value)))
 
 
-def summary(deal: Deal) -> list[str]:
-    """The end-of-deal breakdown: each win with its patterns, every payment, the deltas."""
-    names = {p.id: p.name for p in deal.variant.scoring.table.patterns}
-    unit = deal.variant.scoring.unit
-    lines = [f"== End of the deal: {deal.end} =="]
+def summary(game: Game, deal: Deal, totals: list[int]) -> None:
+    """The end of a deal in words: why it ended, each win with its patterns and the winner's
+    flowers, every hand face up, each payment with its reason, the ready hands and their
+    waits behind a payment at the end of the wall, the deltas and the running totals."""
+    screen = game.screen
+    words = game.words
+    t = game.t
+    screen.say()
+    screen.say(Text(t.pgettext("game", "End of the deal: {why}.", why=words.ending(deal)),
+                    style="bold" if screen.color else ""))
     for w in deal.wins:
-        how = "self-drawn" if w.from_seat is None else f"from {_name(deal, w.from_seat)}"
-        lines.append(f"{_name(deal, w.seat)} won with {CODES[w.tile]} {how}: {w.result.total} {unit}")
-        hand = " ".join(deal.codes[t] for t in sorted(deal.hands[w.seat], key=lambda t: (deal.kinds[t], t)))
-        lines.append(f"  hand: {hand}  sets: {_meld_text(deal, w.seat)}")
-        for f in w.result.fans:
-            count = f" x{f.count}" if f.count > 1 else ""
-            lines.append(f"  {names.get(f.id, f.id):<32} {f.value}{count}")
+        source = words.seat(deal, w.from_seat) if w.from_seat is not None else None
+        if w.seat == HUMAN:
+            head = (t.pgettext("game", "You won on {tile} from {source}: {worth}.", tile=CODES[w.tile], source=source,
+                               worth=words.amount(w.result.total)) if source is not None else
+                    t.pgettext("game", "You won, self-drawn on {tile}: {worth}.", tile=CODES[w.tile],
+                               worth=words.amount(w.result.total)))
+        else:
+            who = words.seat(deal, w.seat)
+            head = (t.pgettext("game", "{seat} won on {tile} from {source}: {worth}.", seat=who, tile=CODES[w.tile],
+                               source=source, worth=words.amount(w.result.total)) if source is not None else
+                    t.pgettext("game", "{seat} won, self-drawn on {tile}: {worth}.", seat=who, tile=CODES[w.tile],
+                               worth=words.amount(w.result.total)))
+        screen.say(capital(head))
+        fans = [f"{words.pattern(f.id)} {f.value}" + (f" x{f.count}" if f.count > 1 else "") for f in w.result.fans]
+        for row in screen.columns(fans, "  "):
+            screen.say(row)
+        if words.flowers and deal.flowers[w.seat]:
+            flowers = Text("  " + t.pgettext("game", "flowers") + " ")
+            flowers.append_text(screen.tiles([deal.kinds[f] for f in deal.flowers[w.seat]]))
+            screen.say(flowers)
     if not deal.wins:
-        lines.append("Nobody won.")
-    lines.append("Payments:" if deal.payments else "No payments.")
-    for p in deal.payments:
-        lines.append(f"  {_name(deal, p.payer)} pays {_name(deal, p.payee)} {p.amount} ({p.reason.replace('_', ' ')})")
-    lines.append("Deltas: " + ", ".join(f"{_name(deal, s)} {d:+d}" for s, d in enumerate(deal.deltas())))
-    return lines
+        screen.say(t.pgettext("game", "Nobody won."))
+    screen.say(t.pgettext("game", "Every hand:"))
+    facts = deal.player_facts() if deal.end == "exhausted" else None
+    for seat in range(deal.n):
+        line = Text("  " + capital(words.seat(deal, seat)) + ": ")
+        line.append_text(screen.tiles(sorted(deal.kinds[x] for x in deal.hands[seat])))
+        if deal.melds[seat]:
+            line.append(" " + game.sets(deal, seat))
+        screen.say(line)
+        if facts is not None and facts[seat].ready:
+            _, _, waits = deal.ready_value(seat)
+            screen.say("    " + t.pgettext("game", "ready, waiting on {tiles}: worth {worth}", tiles=words.tiles(waits),
+                                           worth=facts[seat].ready_value))
+    if deal.payments:
+        screen.say(t.pgettext("game", "Payments:"))
+        for p in deal.payments:
+            screen.say("  " + words.payment(deal, p))
+    else:
+        screen.say(t.pgettext("game", "No payments."))
+    parts = [t.pgettext("game", "{seat} {total}", seat=words.seat(deal, s), total=format(d, "+d"))
+             for s, d in enumerate(deal.deltas())]
+    screen.say(t.pgettext("game", "This deal: {list}.", list=", ".join(parts)))
+    screen.say(words.totals(totals))
 
 
-def play_session(variant_name: str, seed: int | None, inp: TextIO, out: TextIO) -> int:
-    """Deals until the player quits; returns the exit status."""
+def play_session(variant_name: str, seed: int | None, inp: TextIO, out: TextIO, *, lang: str = "en",
+                 color: bool | None = None, tiles: str = "text", pace: float = 0.0,
+                 flush: Callable[[TextIO], None] = _discard_typeahead) -> int:
+    """Deals until the player quits; returns the exit status (130 after Ctrl-C)."""
     variant = load_variant(variant_name)
-    screen = Screen(inp, out)
+    screen = Screen(inp, out, color=color, tiles=tiles, pace=pace, flush=flush)
+    words = Words(variant, lang)
+    game = Game(variant, screen, words)
+    t = words.t
     if seed is None:
         seed = random.SystemRandom().randrange(10 ** 6)
-    screen.say(f"{variant.title}: {variant.summary}")
-    screen.say(f"You are seat 0 against three computer players (the baseline bot). Seed {seed}. "
-               f"Type q to quit at any prompt.")
-    totals = [0] * variant.table.players
+    screen.say(Text(variant_text(t, words.unit, VARIANT_TITLE, variant.title), style="bold" if screen.color else ""))
+    screen.say(t.pgettext("game", "You play seat 0 against three computer players. Seed {seed}. At any question: ? "
+                                  "help and hints, b board, q quit.", seed=seed))
+    for line in words.legend():
+        screen.say(line)
+    n = variant.table.players
+    totals = [0] * n
     number = 0
+    deal: Deal | None = None
+    status = 0
     try:
         while True:
-            dealer = number % variant.table.players if variant.table.rotate_dealer else 0
-            wall = shuffled_wall(variant.tiles, deal_seed(seed, number))
-            deal = Deal(variant, wall, dealer)
-            screen.say(f"\n-- Deal {number + 1}: dealer {_name(deal, dealer)} --")
-            narrator = Narrator(screen)
-            human = TerminalPlayer(screen)
-            n = variant.table.players
+            dealer = number % n if variant.table.rotate_dealer else 0
+            deal = Deal(variant, shuffled_wall(variant.tiles, deal_seed(seed, number)), dealer)
+            screen.say()
+            narrator = Narrator(game)
+            human = TerminalPlayer(game, number + 1)
+            game.board(deal, number + 1)
             bots = [BaselineBot(deal_seed(seed, number * n + s)) for s in range(n)]
             controllers = [human if s == HUMAN else bots[s] for s in range(n)]
             narrator(deal)
             play_deal(deal, controllers, on_step=narrator)
-            for line in summary(deal):
-                screen.say(line)
             totals = [a + b for a, b in zip(totals, deal.deltas())]
-            screen.say("Running totals: " + ", ".join(f"{_name(deal, s)} {t:+d}" for s, t in enumerate(totals)))
+            summary(game, deal, totals)
+            deal = None
             while True:
-                answer = screen.ask("Enter or n = next deal (the dealer moves on), q = quit.").lower()
+                answer = screen.ask(t.pgettext("game", "Enter = next deal, q = quit:")).lower()
                 if answer in ("", "n", "next"):
                     break
-                screen.say(f"  '{answer}' is not understood: Enter for the next deal, q to quit")
+                screen.say(t.pgettext("game", "'{answer}' is not understood: Enter for the next deal, q to quit.",
+                                      answer=answer))
             number += 1
     except Quit:
-        screen.say("Thanks for playing.")
-    return 0
+        pass
+    except KeyboardInterrupt:
+        screen.say()
+        screen.say(t.pgettext("game", "Interrupted."))
+        status = 130
+    if deal is not None and not deal.over:
+        screen.say(t.pgettext("game", "The deal in progress is not counted."))
+    screen.say(words.totals(totals))
+    screen.say(t.pgettext("game", "Thanks for playing."))
+    return status

@@ -1,103 +1,233 @@
-"""The terminal game driven through its input and output streams: a whole deal of each variant."""
+"""The terminal game driven through its input and output streams: whole deals of each
+variant and language, the hints, the protection of wins against typeahead, a refused win
+explained, Ctrl-C, Sichuan's hidden missing suits, the width of the screen, and bad
+streams and input."""
 
 from __future__ import annotations
 
 import io
+import os
 import re
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
-from cardavia.runtime.terminal import play_session
+from cardavia.compiler import load_variant
+from cardavia.runtime.actions import Decision
+from cardavia.runtime.bots import BaselineBot
+from cardavia.runtime.deal import Deal
+from cardavia.runtime.screen import Screen
+from cardavia.runtime.telling import Words
+from cardavia.runtime.terminal import Game, Narrator, TerminalPlayer, play_session
+from cardavia.runtime.wall import shuffled_wall
+from rich.text import Text
+from terminal_player import Player
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-class Player(io.TextIOBase):
-    """Reads the screen written so far and answers the last question like a careful new user."""
-
-    def __init__(self, out: io.StringIO) -> None:
-        self.out = out
-        self.read_upto = 0
-        self.log: list[tuple[str, str]] = []
-        self.tried_nonsense = False
-        self.tried_bad_number = False
-        self.deals = 0
-
-    def readline(self, size: int = -1) -> str:  # type: ignore[override]
-        text = self.out.getvalue()
-        screen, self.read_upto = text[self.read_upto:], len(text)
-        prompt = screen.rstrip().splitlines()[-1]
-        answer = self.answer(screen, prompt)
-        self.log.append((prompt, answer))
-        return answer + "\n"
-
-    def answer(self, screen: str, prompt: str) -> str:
-        if "Choose your missing suit" in prompt:
-            return ""
-        if "Your turn" in prompt:
-            if "w to declare a win" in prompt:
-                return "w"
-            if not self.tried_nonsense:
-                self.tried_nonsense = True
-                return "zz"
-            if not self.tried_bad_number:
-                self.tried_bad_number = True
-                return "99"
-            board = [ln for ln in self.out.getvalue().splitlines() if "your hand:" in ln][-1]
-            hand = re.findall(r"(\d+):(\d[mpsz])", board)
-            only = re.search(r"only ((?:\d[mpsz] ?)+) may be discarded", prompt)
-            allowed = only.group(1).split() if only else [code for _, code in hand]
-            return next(number for number, code in hand if code in allowed)
-        if prompt.startswith("Discard "):
-            return "y"
-        if "Enter = pass" in prompt:
-            return "w" if "w = win" in prompt else ""
-        if "next deal" in prompt:
-            self.deals += 1
-            return "q"
-        raise AssertionError(f"unexpected prompt: {prompt!r}")
+def _lines(text: str) -> list[str]:
+    return text.splitlines()
 
 
 @pytest.mark.parametrize("variant", ["hk", "mcr", "sichuan"])
-def test_a_whole_deal_through_the_terminal(variant: str) -> None:
+def test_a_whole_deal_through_the_terminal_fits_80_columns(variant: str) -> None:
     out = io.StringIO()
-    player = Player(out)
+    first = ("",) if variant == "sichuan" else ()  # Sichuan asks for the missing suit first
+    player = Player(out, script=(*first, "zz", "99", "\u00b2"))  # nonsense, a number too high, a superscript two
     assert play_session(variant, 11, player, out) == 0
     text = out.getvalue()
-    assert player.deals == 1
-    assert "'zz' is not understood" in text and "'99' is not understood" in text
-    assert "your hand:" in text and "discards:" in text and "wall" in text
-    assert "== End of the deal:" in text and "Deltas:" in text and "Thanks for playing." in text
-    if variant == "sichuan":
-        assert "declares the missing suit" in text
-    deltas = re.search(r"Deltas: (.*)", text).group(1)
+    assert player.finished == 1
+    assert "'zz' is not understood" in text and "'99' is not understood" in text and "'\u00b2' is not" in text
+    assert "End of the deal:" in text and "Every hand:" in text and "This deal:" in text
+    assert "Running totals:" in text and "Thanks for playing." in text
+    assert max(Text(line).cell_len for line in _lines(text)) <= 80
+    deltas = re.search(r"This deal: (.*)\.", text).group(1)
     assert sum(int(n) for n in re.findall(r"([+-]\d+)", deltas)) == 0
+    if variant == "sichuan":
+        assert "Missing suits:" in text
+        assert "wind" not in text and "flower" not in text  # Sichuan has neither
+    else:
+        assert "round wind E" in text
 
 
-def test_the_dealer_rotates_and_end_of_input_quits() -> None:
+@pytest.mark.parametrize("lang", ["it", "pt", "ms", "de", "zh-Hans", "zh-Hant"])
+def test_a_deal_in_every_language(lang: str) -> None:
     out = io.StringIO()
 
-    class TwoDeals(Player):
+    class Any(Player):
         def answer(self, screen: str, prompt: str) -> str:
-            if "next deal" in prompt:
-                self.deals += 1
-                return "" if self.deals == 1 else "q"
+            if prompt.rstrip().endswith("]"):
+                return "y"  # a confirmation
+            if "1-1" in prompt:
+                return str(len(self.hand()))  # the tile just drawn (or the last)
+            if "x = " in prompt or "w = " in prompt:
+                return "w" if "w = " in prompt else "x"
+            return "q" if "q = " in prompt else ""
+
+    assert play_session("hk", 5, Any(out), out, lang=lang) == 0
+    text = out.getvalue()
+    assert "{" not in text.replace("{8888", "")  # every placeholder filled
+    assert "Thanks for playing." not in text and "Running totals" not in text  # all translated
+
+
+def test_hints_show_the_waits_and_what_each_win_is_worth() -> None:
+    out = io.StringIO()
+    player = Player(out, hints=True)
+    play_session("hk", 3, player, out)
+    text = out.getvalue()
+    assert "The right discard leaves you ready." in text
+    assert re.search(r"Discard \dp: ready on 5p \(4 left: 2 faan, below the minimum, self-drawn 3 faan\)\.", text)
+    assert "READY: 5p" in text  # the marker stays on the board while ready
+
+
+def test_a_refused_win_is_explained_when_it_happens() -> None:
+    out = io.StringIO()
+    play_session("hk", 3, Player(out, hints=True), out)
+    assert ("5p would complete your hand, but it is worth 2 faan toward the minimum, 3 faan \nneeded: no win."
+            in out.getvalue())
+
+
+def test_passing_on_a_win_needs_an_explicit_answer() -> None:
+    out = io.StringIO()
+
+    class Careless(Player):
+        """Presses Enter at the first win offered, then answers it properly."""
+
+        pressed = 0
+
+        def answer(self, screen: str, prompt: str) -> str:
+            if "w = win" in prompt and self.pressed < 2:
+                self.pressed += 1
+                return ""
             return super().answer(screen, prompt)
 
-    player = TwoDeals(out)
-    play_session("hk", 4, player, out)
+    player = Careless(out, hints=True)
+    play_session("hk", 9, player, out)
     text = out.getvalue()
-    assert "-- Deal 1: dealer you (E) --" in text and "-- Deal 2: dealer seat 1 (E) --" in text
-    out2 = io.StringIO()
-    assert play_session("sichuan", 1, io.StringIO(""), out2) == 0
-    assert "Thanks for playing." in out2.getvalue()
+    assert player.pressed == 2
+    assert text.count("To pass on this win, type x; to win, type w.") == 2
+    assert "You win on" in text
 
 
-def test_play_command_in_a_subprocess() -> None:
-    proc = subprocess.run([sys.executable, "-m", "cardavia", "play", "sichuan", "--seed", "2"], cwd=ROOT,
-                          input="\n" * 300 + "q\n", capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0
-    assert "Choose your missing suit" in proc.stdout and "Your turn" in proc.stdout
-    assert "Traceback" not in proc.stderr
+def test_typeahead_before_a_win_prompt_does_not_pass_the_win() -> None:
+    """A real terminal (a pseudo-terminal): the answers of a deal in which a win is offered
+    on a discard, given one at a time, but the one before the offer followed by two spare
+    Enters, as a player in a hurry types them. They wait in the terminal's input; before
+    the win is offered they are thrown away, so the win is still there to take."""
+    rehearsal = io.StringIO()
+    player = Player(rehearsal, hints=True)
+    play_session("hk", 9, player, rehearsal)
+    offer = next(i for i, (prompt, _) in enumerate(player.log) if "x = pass" in prompt)
+    answers = [answer for _, answer in player.log[:offer]]
+
+    master, slave = os.openpty()
+    inp = os.fdopen(slave, "r", encoding="utf-8", closefd=True)
+    lock = threading.Lock()
+
+    class Shared(io.StringIO):
+        def write(self, s: str) -> int:
+            with lock:
+                return super().write(s)
+
+        def getvalue(self) -> str:
+            with lock:
+                return super().getvalue()
+
+    out = Shared()
+    result: list[int] = []
+    worker = threading.Thread(target=lambda: result.append(play_session("hk", 9, inp, out)), daemon=True)
+    worker.start()
+
+    def waiting(after: int) -> str:
+        """The screen once the game waits for an answer (it stopped writing a prompt)."""
+        last, since = "", time.monotonic()
+        while time.monotonic() < since + 60:
+            time.sleep(0.01)
+            text = out.getvalue()
+            if text != last:
+                last, since = text, time.monotonic()
+            elif len(text) > after and text.endswith((": ", "] ")) and time.monotonic() - since > 0.1:
+                return text
+        raise AssertionError("the game stopped asking: " + last[-2000:])
+
+    try:
+        seen = 0
+        for i, answer in enumerate(answers):
+            seen = len(waiting(seen))
+            spare = "\n\n" if i == len(answers) - 1 else ""
+            os.write(master, (answer + "\n" + spare).encode())
+        text = waiting(seen)
+        tail = " ".join(line.strip() for line in text.splitlines()[-3:])
+        assert "x = pass" in tail and "w = win" in tail
+        assert "To pass on this win" not in text[seen:]  # no spare Enter reached the question
+        os.write(master, b"w\n")
+        text = waiting(len(text))
+        assert "You win on" in text
+        os.write(master, b"q\n")
+        worker.join(10)
+    finally:
+        os.close(master)
+    assert result == [0]
+
+
+def test_ctrl_c_keeps_the_running_totals() -> None:
+    out = io.StringIO()
+
+    class Interrupting(Player):
+        def readline(self, size: int = -1) -> str:  # type: ignore[override]
+            if len(self.log) == 30:
+                raise KeyboardInterrupt
+            return super().readline(size)
+
+    assert play_session("mcr", 4, Interrupting(out, deals=9), out) == 130
+    text = out.getvalue()
+    assert "Interrupted." in text and "The deal in progress is not counted." in text and "Traceback" not in text
+    totals = re.findall(r"Running totals: (.*)\.", text.split("Interrupted.")[1])
+    assert totals and sum(int(n) for n in re.findall(r"([+-]\d+)", totals[0])) == 0
+
+
+def test_sichuan_hides_the_other_missing_suits_until_yours_is_chosen() -> None:
+    v = load_variant("sichuan")
+    deal = Deal(v, shuffled_wall(v.tiles, 21), 1)  # seat 1 deals: seats 1, 2, 3 choose before you
+    out = io.StringIO()
+    game = Game(v, Screen(io.StringIO("m\n"), out), Words(v))
+    narrator = Narrator(game)
+    bot = BaselineBot(1)
+    while deal.pending()[0].seat != 0:
+        decision = deal.pending()[0]
+        deal.act(decision.seat, bot.choose(deal, decision))
+        narrator(deal)
+    assert all(deal.missing[s] for s in (1, 2, 3))
+    game.board(deal, 1)
+    decision: Decision = deal.pending()[0]
+    before = out.getvalue()
+    assert "missing" not in before.lower()  # neither told nor on the board
+    deal.act(0, TerminalPlayer(game, 1).choose(deal, decision))
+    narrator(deal)
+    after = out.getvalue()[len(before):]
+    assert "Missing suits: you: characters, seat 1: " in after
+
+
+def test_the_play_command_survives_bad_streams() -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    run = [sys.executable, "-m", "cardavia", "play", "sichuan", "--seed", "2", "--pace", "0"]
+    ascii_only = subprocess.run(run + ["--lang", "zh-Hans"], input=b"\n" * 200 + b"q\n", capture_output=True,
+                                env={**env, "PYTHONIOENCODING": "ascii"}, cwd=ROOT, timeout=120)
+    assert ascii_only.returncode == 0 and b"Traceback" not in ascii_only.stderr
+    closed_in = subprocess.run(run, stdin=subprocess.DEVNULL, capture_output=True, env=env, cwd=ROOT, timeout=60)
+    assert closed_in.returncode == 0 and b"Thanks for playing." in closed_in.stdout
+    if os.path.exists("/dev/full"):
+        with open("/dev/full", "w") as full:
+            filled = subprocess.run(run, input=b"q\n", stdout=full, stderr=subprocess.PIPE, env=env, cwd=ROOT,
+                                    timeout=60)
+        assert filled.returncode == 1 and b"Traceback" not in filled.stderr
+        assert b"cannot write the game to standard output" in filled.stderr
+    closed_out = subprocess.run(run, input=b"q\n", stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
+                                cwd=ROOT, timeout=60, close_fds=True)
+    assert closed_out.returncode == 0
+    bad_lang = subprocess.run(run + ["--lang", "xx"], capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
+    assert bad_lang.returncode == 2 and "unknown language 'xx'" in bad_lang.stderr

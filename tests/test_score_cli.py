@@ -313,12 +313,18 @@ def test_missing_hand_or_hand_with_jsonl_exits_2(capsys):
     assert code == 2 and "--jsonl" in err
 
 
-@pytest.mark.parametrize("argv", [["hk", HAND, "--seat", "X"], ["hk", HAND, "--json", "--jsonl"],
-                                  ["hk", HAND, "--missing-suit", "z"]])
+@pytest.mark.parametrize("argv", [["hk", HAND, "--seat", "X"], ["hk", HAND, "--missing-suit", "z"]])
 def test_bad_options_exit_2(capsys, argv):
     with pytest.raises(SystemExit) as exc:
         main(["score", *argv])
     assert exc.value.code == 2
+
+
+@pytest.mark.parametrize("argv", [["hk", HAND, "--json", "--jsonl"], ["hk", HAND, "--json", "--seat", "X"]])
+def test_bad_options_in_a_json_mode_are_answered_as_json(capsys, argv):
+    assert main(["score", *argv]) == 2
+    out, err = capsys.readouterr()
+    assert err == "" and set(json.loads(out)) == {"error"}
 
 
 # ------------------------------------------------------------ a real process
@@ -333,7 +339,10 @@ def test_process_exit_codes_and_no_traceback():
     ok = _cli("hk", HAND)
     assert ok.returncode == 0 and "total: 3 faan" in ok.stdout
     bad = _cli("hk", "11111m456m789m12p +5p", "--json")
-    assert bad.returncode == 2 and bad.stdout == "" and "Traceback" not in bad.stderr
+    assert bad.returncode == 2 and bad.stderr == ""
+    assert json.loads(bad.stdout) == {"error": "5 copies of 1m: each tile exists only 4 times"}
+    plain = _cli("hk", "11111m456m789m12p +5p")
+    assert plain.returncode == 2 and plain.stdout == "" and "Traceback" not in plain.stderr
     batch = _cli("sichuan", "--jsonl", input="garbage\n\n" + json.dumps(REQUEST) + "\n")
     assert batch.returncode == 0 and batch.stderr == ""
     answers = [json.loads(line) for line in batch.stdout.splitlines()]

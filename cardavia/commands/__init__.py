@@ -19,6 +19,7 @@ from cardavia.compiler.errors import shorten, visible
 #: The longest message line written whole; a longer one keeps its start and end.
 LONGEST_MESSAGE = 1000
 
+
 class StreamError(Exception):
     """Standard output or input cannot be used (closed, a full disk, an I/O error); the
     message says which and why."""
@@ -31,14 +32,25 @@ def say(line: str) -> None:
         print(shorten(visible(line), LONGEST_MESSAGE), file=sys.stderr, flush=True)
 
 
-def fail(message: str, status: int = 2) -> int:
-    """``error: message`` on standard error; returns ``status`` (a command's exit status)."""
-    say(f"error: {message}")
+def fail(message: str, status: int = 2, *, as_json: bool = False) -> int:
+    """Report an error: ``error: MESSAGE`` on standard error, or for a ``--json`` mode
+    ``{"error": MESSAGE}`` on standard output; returns ``status`` (the exit status)."""
+    if as_json:
+        import json
+
+        write(json.dumps({"error": message}) + "\n")
+    else:
+        say(f"error: {message}")
     return status
 
 
-def print_problems(exc: VariantError) -> None:
-    """Every problem of a variant that did not compile, one ``error: file:line:column: ...`` line each."""
+def print_problems(exc: VariantError, as_json: bool = False) -> None:
+    """Every problem of a variant that did not compile, one ``error: file:line:column: ...``
+    line each on standard error; ``as_json``: one ``{"error": ...}`` object on standard
+    output instead, the problems joined (what a ``--json`` mode answers)."""
+    if as_json:
+        fail("; ".join(str(p) for p in exc.problems), as_json=True)
+        return
     for problem in exc.problems:
         say(f"error: {problem}")
 
@@ -94,3 +106,20 @@ def internal_error(exc: BaseException, debug: bool = False) -> str:
         what = ""
     hint = "" if debug else " (run again with --debug for the traceback)"
     return f"internal error: {type(exc).__name__}{': ' + what if what else ''}{hint}"
+
+
+def unit_word(unit: str, n: int) -> str:
+    """``n`` and the variant's unit in English, singular or plural as the English catalog
+    gives it ("1 point", "2 points", "1 faan")."""
+    from cardavia.render.catalog import translator
+    from cardavia.render.catalog import unit_word as word
+
+    return f"{n} {word(translator('en'), unit, n)}"
+
+
+def refusal(unit: str, minimum: int, counted: int, below: bool, reason: str | None) -> str | None:
+    """Why a win is refused, in English for people: below the minimum with the unit in
+    its right number ("1 point counted toward it, 8 needed"), else the scorer's reason."""
+    if below:
+        return f"below the minimum: {unit_word(unit, counted)} counted toward it, {minimum} needed"
+    return reason

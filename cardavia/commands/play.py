@@ -1,30 +1,64 @@
-"""``cardavia play VARIANT [--seed S]``: play deals in the terminal against three computer players."""
+"""``cardavia play VARIANT [--seed S] [--lang TAG] [--pace SECONDS] [--no-color] [--tiles text|unicode]``:
+play deals in the terminal against three computer players."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from cardavia.commands import print_problems
+from cardavia.commands import fail, print_problems
+
+#: Seconds after each of the other players' moves, unless --pace says otherwise.
+DEFAULT_PACE = 0.4
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "play", help="play a deal in the terminal",
-        description="Play in seat 0 (East, the dealer of the first deal) against three computer players "
-                    "(the baseline bot until a stronger AI exists). Pick a tile by its number and confirm to "
-                    "discard; answer claims with w/p/k/c or Enter to pass; q quits.")
+        description="Play in seat 0 (East, the dealer of the first deal) against three computer players. Pick a "
+                    "tile by its number and confirm to discard; answer a claim with its letter (w win, p pung, "
+                    "k kong, c chow) or pass; ? shows hints on your hand (how far from ready, the best discards, "
+                    "your waits and what each win is worth), b the board, r the rules; q quits.")
     p.add_argument("variant", metavar="VARIANT", help="hk, mcr, sichuan, or a path to a YAML file")
     p.add_argument("--seed", type=int, default=None, help="seed of the walls (default: a random one, printed)")
+    p.add_argument("--lang", default="en", metavar="TAG",
+                   help="language of the game: en, it, pt, ms, de, zh-Hans, zh-Hant (default en)")
+    p.add_argument("--pace", type=float, default=DEFAULT_PACE, metavar="SECONDS",
+                   help=f"pause after each of the other players' moves (default {DEFAULT_PACE}; 0: none)")
+    p.add_argument("--no-color", action="store_true", help="no colour (also when NO_COLOR is set)")
+    p.add_argument("--tiles", choices=("text", "unicode"), default="text",
+                   help="tiles as codes such as 3m (default) or as Unicode mahjong tiles")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from cardavia.compiler import VariantError
+    from cardavia.render.languages import UnknownLanguage, language
+    from cardavia.runtime.screen import safe_streams
     from cardavia.runtime.terminal import play_session
 
     try:
-        return play_session(args.variant, args.seed, sys.stdin, sys.stdout)
+        lang = language(args.lang).tag
+    except UnknownLanguage as exc:
+        return fail(str(exc))
+    if args.pace < 0 or args.pace != args.pace:
+        return fail("--pace must be 0 or more seconds")
+    if sys.stdout is None:  # started with its standard output closed: nowhere to play
+        return fail("standard output is closed: the game has nowhere to show the table")
+    safe_streams()
+    inp = sys.stdin
+    if inp is None:  # a closed standard input ends the game at its first question
+        import io
+
+        inp = io.StringIO("")
+    try:
+        return play_session(args.variant, args.seed, inp, sys.stdout, lang=lang,
+                            color=False if args.no_color else None, tiles=args.tiles, pace=args.pace)
     except VariantError as exc:
         print_problems(exc)
         return 2
+    except OSError as exc:  # standard output closed or full while playing
+        try:
+            return fail(f"cannot write the game to standard output: {exc.strerror or exc}", status=1)
+        except OSError:
+            return 1

@@ -39,8 +39,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Play one deal from a scenario (variant, dealer, wall or seed, actions per seat, autoplay "
                     "'drawn-tile' or 'ai') and print the result as one JSON object: end, wins, payments, deltas, "
                     "events. Any error (an illegal or unused scripted action, a scenario that cannot be read) "
-                    "exits with status 2 and says what is wrong. 'ai' is the baseline bot until a stronger AI "
-                    "exists.")
+                    "exits with status 2 and says what is wrong. Autoplay 'ai' lets the built-in computer "
+                    "player decide.")
     p.add_argument("scenario", metavar="SCENARIO.json", help="the scenario file ('-' reads standard input)")
     p.add_argument("--indent", type=_indent, default=None, metavar="N",
                    help=f"pretty-print with this indent (0-{MAX_INDENT})")

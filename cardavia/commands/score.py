@@ -16,7 +16,7 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import IO, TYPE_CHECKING, Any
 
-from cardavia.commands import StreamError, fail, output_error, print_problems, stdin, stdout, write
+from cardavia.commands import StreamError, fail, output_error, print_problems, refusal, stdin, stdout, unit_word, write
 from cardavia.compiler import HandError, VariantError, from_json, load_variant, parse_notation
 from cardavia.compiler.errors import json_int, quoted, visible_lines
 from cardavia.compiler.model.hand import Hand
@@ -76,7 +76,7 @@ def result_json(variant: CompiledVariant, hand: Hand, details: bool = False) -> 
         out["arrangement"] = result.arrangement
         out["shape"] = result.shape
         if not result.valid:
-            out["reason"] = result.reason
+            out["reason"] = _reason(variant, result)
     return out
 
 
@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         variant = load_variant(args.variant)
     except VariantError as exc:
-        print_problems(exc)
+        print_problems(exc, args.json)
         return 2
     if args.jsonl:
         if args.hand:
@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
         gc.freeze()
         return status
     if not args.hand:
-        return fail("give a HAND (e.g. \"123m 456m 789m 123p 5p +5p\") or --jsonl")
+        return fail("give a HAND (e.g. \"123m 456m 789m 123p 5p +5p\") or --jsonl", as_json=args.json)
     try:
         hand = parse_notation(
             args.hand, variant.scorer.hand_size, self_drawn=args.self_drawn, seat_wind=args.seat, round_wind=args.round,
@@ -109,9 +109,10 @@ def run(args: argparse.Namespace) -> int:
         else:
             text = visible_lines(table(variant, hand, variant.scorer.score(hand)))  # names from the file
     except INPUT_ERRORS as exc:
-        return fail(str(exc))
+        return fail(str(exc), as_json=args.json)
     except Exception as exc:  # an engine bug must still not print a traceback
-        return fail(f"internal error while scoring {quoted(args.hand)}: {type(exc).__name__}: {exc}", 1)
+        return fail(f"internal error while scoring {quoted(args.hand)}: {type(exc).__name__}: {exc}", 1,
+                    as_json=args.json)
     write(text + "\n")
     return 0
 
@@ -352,6 +353,13 @@ def _shapes(variant: CompiledVariant) -> str:
     return ", ".join(s.id.replace("_", " ") for s in variant.scoring.shapes)
 
 
+def _reason(variant: CompiledVariant, result: ScoreResult) -> str | None:
+    """Why the hand is not a valid win, the unit in its right number."""
+    minimum = variant.scoring.minimum
+    below = bool(result.fans) and result.minimum_points < minimum
+    return refusal(variant.scoring.unit, minimum, result.minimum_points, below, result.reason)
+
+
 def table(variant: CompiledVariant, hand: Hand, result: ScoreResult) -> str:
     """Each pattern with its value (and count), the total, the arrangement, and why a hand is not valid."""
     names = {p.id: p.name for p in variant.scoring.table.patterns}
@@ -365,19 +373,20 @@ def table(variant: CompiledVariant, hand: Hand, result: ScoreResult) -> str:
         for f in result.fans:
             value = f"{f.value} x {f.count} = {f.value * f.count}" if f.count > 1 else str(f.value)
             note = "  (not toward the minimum)" if not f.toward_minimum else ""
-            rows.append((names.get(f.id, f.id), f.id, value, note))
+            rows.append((names.get(f.id, f.id), f.id, value, unit_word(unit, f.value * f.count).split(" ", 1)[1],
+                         note))
         w_name = max(len(r[0]) for r in rows)
         w_id = max(len(r[1]) for r in rows)
         w_val = max(len(r[2]) for r in rows)
-        for name, pid, value, note in rows:
-            lines.append(f"  {name:<{w_name}}  {pid:<{w_id}}  {value:>{w_val}} {unit}{note}")
+        for name, pid, value, word, note in rows:
+            lines.append(f"  {name:<{w_name}}  {pid:<{w_id}}  {value:>{w_val}} {word}{note}")
     capped = f" (capped from {result.uncapped})" if result.uncapped > result.total else ""
-    lines.append(f"total: {result.total} {unit}{capped}")
+    lines.append(f"total: {unit_word(unit, result.total)}{capped}")
     minimum = variant.scoring.minimum
     if result.valid:
-        lines.append("valid win" + (f" (minimum {minimum} {unit})" if minimum else ""))
+        lines.append("valid win" + (f" (minimum {unit_word(unit, minimum)})" if minimum else ""))
     elif result.arrangement is None and result.reason == "not a winning shape":
         lines.append(f"not a valid win: not a winning shape (the tiles form none of: {_shapes(variant)})")
     else:
-        lines.append(f"not a valid win: {result.reason}")
+        lines.append(f"not a valid win: {_reason(variant, result)}")
     return "\n".join(lines)

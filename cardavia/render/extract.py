@@ -2,7 +2,8 @@
 
 Extracts every message of the rules pages into ``locales/cardavia.pot``:
 
-* the Python modules of this package (calls ``_``, ``ngettext``, ``pgettext``, ``npgettext``),
+* the Python modules of this package and the terminal game's (runtime/terminal.py,
+  runtime/telling.py; calls ``_``, ``ngettext``, ``pgettext``, ``npgettext``),
 * the Jinja2 templates (``_()`` and ``{% trans %}``),
 * every shipped variant file (names, titles, summaries, units, shapes, patterns, reasons;
   see :func:`cardavia.render.catalog.variant_messages`),
@@ -44,6 +45,8 @@ from .catalog import (
 from .languages import LANGUAGES
 
 PACKAGE = Path(__file__).parent
+#: The runtime's modules whose text the catalogs translate (the terminal game's).
+GAME_MODULES = ("telling.py", "terminal.py")
 #: The roles whose shared texts get one entry per tradition as well.
 TRADITION_ROLES = (SHAPE_NAME, PATTERN_NAME, PATTERN_DESCRIPTION)
 KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2),
@@ -95,6 +98,15 @@ def source_messages() -> Iterable[tuple[str | None, str | tuple[str, str], str, 
                 found = _messages_from(funcname, messages)
                 if found:
                     yield found[0], found[1], f"cardavia/render/{path.name}", lineno
+    import cardavia.runtime
+
+    runtime = Path(cardavia.runtime.__file__).parent
+    for name in GAME_MODULES:
+        with open(runtime / name, "rb") as fh:
+            for lineno, funcname, messages, _comments in _python_calls(fh):
+                found = _messages_from(funcname, messages)
+                if found:
+                    yield found[0], found[1], f"runtime/{name}", lineno
     for path in sorted((PACKAGE / "templates").iterdir()):
         if path.suffix not in (".html", ".md", ".txt"):
             continue

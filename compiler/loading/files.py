@@ -30,9 +30,9 @@ def resolve(name_or_path: str, relative_to: str | None = None) -> Path:
             shipped = False
         if shipped:
             return candidate
-        raise VariantError([Problem(name_or_path, 1, 1,
-                                    f"unknown variant {quoted(name_or_path)} (known: {', '.join(shipped_variants())}): "
-                                    "expected a shipped variant's name or a path to a .yaml file")])
+        # line 0: a name, not a place in a file (the message is printed without a position)
+        known = ", ".join(shipped_variants())
+        raise VariantError([Problem(name_or_path, 0, 0, f"unknown variant {quoted(name_or_path)} (known: {known})")])
     path = Path(name_or_path)
     if relative_to is not None and not path.is_absolute():
         path = Path(relative_to).parent / path

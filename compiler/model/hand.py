@@ -500,6 +500,16 @@ _GROUP = re.compile(r"\s*(?:(\[)([^\]]*)\]|(\{)([^}]*)\}|(\+)\s*([1-9][mpszf])|(
 def parse_notation(text: str, size: int | None = None, **flags: Any) -> Hand:
     """``'12345678m 55s [777z] 2f +9m'`` plus keyword flags (as in :func:`from_json`, and
     ``size``, the variant's hand size, too)."""
+    obj = notation_request(text)
+    if "win_tile" not in obj:
+        raise HandError(f"no winning tile in {quoted(text, 100)}: add it after '+', e.g. '+9m'")
+    obj.update({k: v for k, v in flags.items() if v is not None})
+    return from_json(obj, size)
+
+
+def notation_request(text: str) -> dict[str, Any]:
+    """The JSON request (:func:`from_json`) that hand notation stands for, without flags;
+    ``win_tile`` only when the text gives one (a hand waiting for its tile has none)."""
     concealed: list[int] = []
     flowers: list[int] = []
     melds: list[Meld] = []
@@ -545,13 +555,11 @@ def parse_notation(text: str, size: int | None = None, **flags: Any) -> Hand:
         except TileError as exc:
             raise HandError(f"{where}: {exc}") from None
         pos = m.end()
-    if win is None:
-        raise HandError(f"no winning tile in {quoted(text, 100)}: add it after '+', e.g. '+9m'")
     obj: dict[str, Any] = {
         "hand": [CODES[k] for k in concealed],
         "melds": [{"type": m.kind, "tiles": [CODES[k] for k in m.tiles], "concealed": m.concealed} for m in melds],
-        "win_tile": CODES[win],
         "flowers": [CODES[k] for k in flowers],
     }
-    obj.update({k: v for k, v in flags.items() if v is not None})
-    return from_json(obj, size)
+    if win is not None:
+        obj["win_tile"] = CODES[win]
+    return obj
