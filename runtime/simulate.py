@@ -23,7 +23,7 @@ import signal
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import FrameType
 from typing import TYPE_CHECKING, Any
@@ -56,21 +56,23 @@ class Setup:
     seed: int
     players: tuple[str, ...]
     duplicate: bool
+    options: tuple[tuple[str, str], ...] = ()
 
 
-_LOADED: dict[str, CompiledVariant] = {}  # variant name -> compiled variant, once per process
+#: (variant name, options chosen) -> compiled variant, once per process
+_LOADED: dict[tuple[str, tuple[tuple[str, str], ...]], CompiledVariant] = {}
 
 
-def _variant(name: str) -> CompiledVariant:
-    v = _LOADED.get(name)
+def _variant(name: str, options: tuple[tuple[str, str], ...] = ()) -> CompiledVariant:
+    v = _LOADED.get((name, options))
     if v is None:
-        v = _LOADED[name] = load_variant(name)
+        v = _LOADED[name, options] = load_variant(name, dict(options))
     return v
 
 
 def play_one(setup: Setup, index: int) -> dict[str, Any]:
     """Play deal ``index`` and summarise it (kept small: it crosses process boundaries)."""
-    variant = _variant(setup.variant)
+    variant = _variant(setup.variant, setup.options)
     n = variant.table.players
     if setup.duplicate:
         wall_index, rotation = divmod(index, n)
@@ -180,7 +182,8 @@ def _plan(total: int, workers: int) -> tuple[int, int]:
 
 def simulate(variant: str, deals: int, seed: int = 0, players: Sequence[str] | None = None,
              duplicate: bool = False, workers: int = 1,
-             progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+             progress: Callable[[int], None] | None = None,
+             options: Mapping[str, str] | None = None) -> dict[str, Any]:
     """Play ``deals`` deals (one per seat of each with ``duplicate``) and return the contract's
     summary object; ``progress`` is told how many deals are done, after each. ``workers`` is
     capped by the CPUs and the work; the object's ``workers`` says how many ran. Interrupted
@@ -189,7 +192,8 @@ def simulate(variant: str, deals: int, seed: int = 0, players: Sequence[str] | N
         raise ValueError("--deals must be 0 or more")
     if workers < 1:
         raise ValueError("--workers must be at least 1")
-    v = load_variant(variant)
+    chosen = tuple(sorted((options or {}).items()))
+    v = load_variant(variant, dict(chosen))
     n = v.table.players
     given = players is not None
     kinds = tuple(players) if players is not None else (DEFAULT_KIND,) * n
@@ -197,8 +201,8 @@ def simulate(variant: str, deals: int, seed: int = 0, players: Sequence[str] | N
         make_controller(k, 0)  # raises ValueError on an unknown kind
     if len(kinds) != n:
         raise ValueError(f"--players names {n} kinds, one per seat; got {len(kinds)}")
-    setup = Setup(variant, seed, kinds, duplicate)
-    _LOADED.setdefault(variant, v)  # worker processes inherit it
+    setup = Setup(variant, seed, kinds, duplicate, chosen)
+    _LOADED.setdefault((variant, chosen), v)  # worker processes inherit it
     total = deals * n if duplicate else deals
     workers, size = _plan(total, workers)
     summary = Summary(wins_by_seat=[0] * n, points_by_seat=[0] * n, progress=progress)

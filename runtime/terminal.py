@@ -17,7 +17,7 @@ not understood is asked again. Ctrl-C or q shows the running totals and stops.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TextIO
 
 from cardavia.compiler import load_variant
@@ -615,9 +615,11 @@ def summary(game: Game, deal: Deal, totals: list[int]) -> None:
 
 def play_session(variant_name: str, seed: int | None, inp: TextIO, out: TextIO, *, lang: str = "en",
                  color: bool | None = None, tiles: str = "text", pace: float = 0.0,
-                 flush: Callable[[TextIO], None] = _discard_typeahead) -> int:
-    """Deals until the player quits; returns the exit status (130 after Ctrl-C)."""
-    variant = load_variant(variant_name)
+                 flush: Callable[[TextIO], None] = _discard_typeahead,
+                 options: Mapping[str, str] | None = None) -> int:
+    """Deals until the player quits; returns the exit status (130 after Ctrl-C). ``options``:
+    the choices made among the variant's options."""
+    variant = load_variant(variant_name, options)
     screen = Screen(inp, out, color=color, tiles=tiles, pace=pace, flush=flush)
     words = Words(variant, lang)
     game = Game(variant, screen, words)

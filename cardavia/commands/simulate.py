@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from cardavia.commands import fail, print_problems, write
+from cardavia.commands import OptionError, add_option_argument, chosen_options, fail, print_problems, write
 from cardavia.compiler.errors import quoted
 from cardavia.runtime.bots import KINDS
 
@@ -55,6 +55,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--workers", type=_whole(1), default=1,
                    help="worker processes (default 1; at most the CPUs available)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_option_argument(p)
     p.set_defaults(func=run)
 
 
@@ -70,11 +71,16 @@ def run(args: argparse.Namespace) -> int:
             return fail(f"--players: unknown kind {quoted(unknown[0])}: expected one of {', '.join(KINDS)}",
                         as_json=args.json)
     try:
-        variant = load_variant(args.variant)
+        options = chosen_options(args.option)
+    except OptionError as exc:
+        return fail(str(exc), as_json=args.json)
+    try:
+        variant = load_variant(args.variant, options)
         n = variant.table.players
         total = args.deals * n if args.duplicate else args.deals
         with _progress(total, sys.stderr.isatty()) as progress:
-            out = simulate(args.variant, args.deals, args.seed, players, args.duplicate, args.workers, progress)
+            out = simulate(args.variant, args.deals, args.seed, players, args.duplicate, args.workers, progress,
+                           options=options)
     except VariantError as exc:
         print_problems(exc, args.json)
         return 2

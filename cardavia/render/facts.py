@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from cardavia.compiler.model.tiles import TILE_GROUPS, WIND_LETTERS
 
 from .bounds import can_repeat
+from .catalog import humanize
 
 if TYPE_CHECKING:
     from cardavia.compiler.model.tiles import TileSet
@@ -76,6 +77,24 @@ class ExhaustedFact:
 
 
 @dataclass(slots=True, frozen=True)
+class ChoiceFact:
+    id: str
+    name: str
+    description: str
+
+
+@dataclass(slots=True, frozen=True)
+class OptionFact:
+    """One of the variant's options (house rules): the choice this page follows, and the others."""
+
+    id: str
+    name: str
+    description: str
+    chosen: ChoiceFact
+    others: list[ChoiceFact]
+
+
+@dataclass(slots=True, frozen=True)
 class VariantFacts:
     id: str
     name: str
@@ -107,6 +126,7 @@ class VariantFacts:
     win_payments: list[PaymentFact]
     kong_payments: list[PaymentFact]
     exhausted: list[ExhaustedFact] = field(default_factory=list)
+    options: list[OptionFact] = field(default_factory=list)
 
     @property
     def has_group(self) -> set[str]:
@@ -142,6 +162,23 @@ def tile_groups(tiles: TileSet) -> list[TileGroupFact]:
         copies = tiles.copies(kinds[0])
         if copies:
             out.append(TileGroupFact(name, copies, len(kinds)))
+    return out
+
+
+def option_facts(variant: CompiledVariant) -> list[OptionFact]:
+    """The variant's options, each with the choice it was compiled with."""
+    out = []
+    for oid, raw in (variant.data.get("options") or {}).items():
+        choices = [ChoiceFact(cid, " ".join(str(c.get("name") or humanize(cid)).split()),
+                              " ".join(str(c.get("description") or "").split()))
+                   for cid, c in raw["choices"].items()]
+        pick = variant.options.get(oid, raw.get("default"))
+        chosen = next((c for c in choices if c.id == pick), None)
+        if chosen is None:
+            continue
+        out.append(OptionFact(oid, " ".join(str(raw.get("name") or humanize(oid)).split()),
+                              " ".join(str(raw.get("description") or "").split()), chosen,
+                              [c for c in choices if c.id != pick]))
     return out
 
 
@@ -187,7 +224,7 @@ def facts_of(variant: CompiledVariant) -> VariantFacts:
         ready_value=_text(st.ready_value) if "ready_value" in raw_settlement else None,
         win_payments=[PaymentFact(_text(r.when), r.payer, _text(r.amount) or "") for r in st.win],
         kong_payments=[PaymentFact(None, r.payer, _text(r.amount) or "", kong=r.kong) for r in st.kongs],
-        exhausted=exhausted,
+        exhausted=exhausted, options=option_facts(variant),
     )
 
 

@@ -127,6 +127,13 @@ class _Reader:
             return self.arith(tree)
         if kind == "call":
             return self.call(tree, top)
+        if kind == "index":
+            table, at = tree.children
+            if isinstance(table, Tree) and table.data == "list_" and table.children:
+                items = [self.number(c) for c in table.children if c is not None]
+                return t._("the entry for {index} in the table {items} (the first entry is for 0)",
+                           index=self.number(at), items=", ".join(items))
+            raise _Unreadable(kind)
         if kind == "conditional":
             return t._("{then} if {condition}, otherwise {other}", then=self.number(tree.children[0]),
                        condition=self.condition(tree.children[1]), other=self.number(tree.children[2]))

@@ -404,6 +404,25 @@ class Prose:
                                            "payments.")]))
         return Section(5, t._("Scoring and end"), blocks)
 
+    def options(self) -> Section | None:
+        """The house rules the page follows, when the variant offers options."""
+        t, f = self.t, self.f
+        if not f.options:
+            return None
+        items = []
+        for o in f.options:
+            chosen = t._("{option}: {choice}.", option=self.vtext(roles.OPTION_NAME, o.name),
+                         choice=self.vtext(roles.CHOICE_NAME, o.chosen.name))
+            parts = [chosen]
+            if o.chosen.description:
+                parts.append(self.vtext(roles.CHOICE_DESCRIPTION, o.chosen.description))
+            if o.others:
+                parts.append(t._("Other choices: {choices}.", choices=t.join(
+                    (self.vtext(roles.CHOICE_NAME, c.name) for c in o.others), style="or")))
+            items.append(t.sentences(parts))
+        intro = t._("This game offers house rules; this page follows the choices below.")
+        return Section(6, t._("House rules"), [Block(text=intro), Block(items=items)])
+
     # --------------------------------------------------------------- page
     def frame(self) -> str:
         n = self.f.players
@@ -431,7 +450,8 @@ class Prose:
             variant=f.id, lang=t.lang.tag, name=self.vtext(roles.VARIANT_NAME, f.name),
             title=self.vtext(roles.VARIANT_TITLE, f.title), summary=self.vtext(roles.VARIANT_SUMMARY, f.summary),
             frame=self.frame(),
-            sections=[self.objective(), self.setup(), self.turn(), self.patterns(), self.scoring()],
+            sections=[s for s in (self.objective(), self.setup(), self.turn(), self.patterns(), self.scoring(),
+                                  self.options()) if s is not None],
             rules_heading=t._("Rules"),
         )
 
