@@ -42,8 +42,9 @@ _PASS = Action("pass")
 _CHOW_PAIRS = tuple(tuple((k + a, k + b) for a, b in ((-2, -1), (-1, 1), (1, 2)) if k % 9 + a >= 0 and k % 9 + b <= 8)
                     if k < 27 else () for k in range(34))
 
-#: A possible win: the score and the event flags it was scored with.
-_Win = tuple[ScoreResult, dict[str, bool]]
+#: A possible win: the score, the event flags it was scored with (those its event and
+#: record show) and the events of the deal it was scored with (``Hand.extra["deal"]``).
+_Win = tuple[ScoreResult, dict[str, bool], dict[str, Any]]
 
 
 @dataclass(slots=True)
@@ -71,6 +72,7 @@ class WinRec:
     result: ScoreResult
     flags: dict[str, bool]
     payments: list[Payment] = field(default_factory=list)
+    deal: dict[str, Any] = field(default_factory=dict)  # the events of the deal it was scored with
 
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "from": self.from_seat, "total": self.result.total,
@@ -102,7 +104,7 @@ _ALL_FOUR = bytes(0x31 if c >= 4 else 0x30 for c in range(256))
 class Deal:
     """The state of one deal; see the module docstring for the phases."""
 
-    def __init__(self, variant: CompiledVariant, wall: Sequence[int], dealer: int = 0) -> None:
+    def __init__(self, variant: CompiledVariant, wall: Sequence[int], dealer: int = 0, repeats: int = 0) -> None:
         self.variant = variant
         self.kinds: tuple[int, ...] = variant.tiles.kinds
         self.codes = [CODES[k] for k in self.kinds]
@@ -110,6 +112,7 @@ class Deal:
         if not 0 <= dealer < self.n:
             raise ValueError(f"dealer must be a seat 0-{self.n - 1}, got {dealer!r}")
         self.dealer = dealer
+        self.repeats = repeats  # how many deals in a row the dealer has kept the deal
         self.play = variant.play
         self.scorer = variant.scorer
         self.shapes = variant.scoring.shapes
@@ -135,6 +138,15 @@ class Deal:
         self._after = [tuple((seat + i) % self.n for i in range(1, self.n)) for seat in range(self.n)]
         self._chows = self.play.chow == "previous_player" and "chow" not in self.blocks
         self.won = [False] * self.n
+        # The events of the deal that wins may read: a claim or a kong ends the first turns;
+        # each seat's discards; the seat whose discard is being claimed.
+        self.interrupted = False
+        self.discards = [0] * self.n
+        self._discarder: int | None = None
+        # What the last kong collected, and (for the discard made right after its replacement
+        # draw) the same, which a win on that discard may take (settlement.kong_transfer).
+        self._last_kong: list[Payment] = []
+        self._kong_discard: list[Payment] = []
         self.visible = [0] * 34
         self.wins: list[WinRec] = []
         self.payments: list[Payment] = []
@@ -472,7 +484,8 @@ class Deal:
     # ------------------------------------------------------------------ wins
 
     def _hand(self, seat: int, kind: int, self_drawn: bool, *, kong_replacement: bool = False,
-              robbing_kong: bool = False, last_wall_tile: bool = False, last_tile_of_kind: bool = False) -> Hand:
+              robbing_kong: bool = False, last_wall_tile: bool = False, last_tile_of_kind: bool = False,
+              deal: dict[str, Any] | None = None) -> Hand:
         concealed = [self.kinds[t] for t in self.hands[seat]]
         if self_drawn:
             concealed.remove(kind)
@@ -482,7 +495,7 @@ class Deal:
                     self_drawn=self_drawn, seat_wind=self.seat_wind(seat),
                     round_wind=self.variant.table.round_wind, missing_suit=self.missing[seat],
                     kong_replacement=kong_replacement, robbing_kong=robbing_kong, last_wall_tile=last_wall_tile,
-                    last_tile_of_kind=last_tile_of_kind)
+                    last_tile_of_kind=last_tile_of_kind, extra={"deal": deal} if deal else None)
 
     def _try_win(self, seat: int, kind: int, self_drawn: bool, robbing: bool = False) -> _Win | None:
         """The score of ``seat`` winning on ``kind`` now, or None when that is not a valid win."""
@@ -492,6 +505,7 @@ class Deal:
         if not self._completes(seat, None if self_drawn else kind):
             return None
         others_visible = self.visible[kind] - (0 if self_drawn or robbing else 1)
+        events = self.deal_events(seat, self_drawn, robbing)
         flags = {
             "kong_replacement": self_drawn and self.after_kong,
             "robbing_kong": robbing,
@@ -499,13 +513,25 @@ class Deal:
             "last_tile_of_kind": others_visible == self.copies[kind] - 1,
         }
         try:
-            result = self.scorer.score(self._hand(seat, kind, self_drawn, **flags))
+            result = self.scorer.score(self._hand(seat, kind, self_drawn, **flags, deal=events))
         except HandError:
             return None
         if not result.valid:
             return None
         flags["self_drawn"] = self_drawn
-        return result, flags
+        return result, flags, events
+
+    def deal_events(self, seat: int, self_drawn: bool, robbing: bool = False) -> dict[str, Any]:
+        """The events of the deal a win by ``seat`` now would be scored and paid with
+        (compiler.model.hand.DEAL_EVENTS): on a discard, the one being claimed."""
+        on_discard = not self_drawn and not robbing
+        before = sum(self.discards) - (1 if on_discard else 0)
+        fresh = not self.interrupted
+        return {"first_turn": fresh and self.discards[seat] == 0,
+                "first_go_around": fresh and before < self.n,
+                "dealer_first_discard": fresh and on_discard and self._discarder == self.dealer
+                and self.discards[self.dealer] == 1,
+                "dealer": seat == self.dealer, "tiles_left": self.wall_left(), "dealer_repeats": self.repeats}
 
     def _self_drawn_win(self, seat: int) -> None:
         assert self.drawn is not None and self._turn_win is not None
@@ -514,7 +540,7 @@ class Deal:
     def _apply_wins(self, winners: list[tuple[int, _Win]], from_seat: int | None, tid: int) -> None:
         kind = self.kinds[tid]
         won_before = list(self.won)
-        for i, (seat, (result, flags)) in enumerate(winners):
+        for i, (seat, (result, flags, events)) in enumerate(winners):
             takes = i == 0 and from_seat is not None
             if takes:
                 assert from_seat is not None
@@ -524,13 +550,18 @@ class Deal:
                     self.rivers[from_seat].remove(tid)
                     self.visible[kind] -= 1
                 self._add(seat, tid)
-            pays = win_payments(self.settlement, seat, from_seat, result.total, flags, len(winners), won_before)
-            rec = WinRec(seat, from_seat, kind, tid, result, flags, pays)
+            pays = win_payments(self.settlement, seat, from_seat, result.total, flags, len(winners), won_before,
+                                events, self.dealer)
+            rec = WinRec(seat, from_seat, kind, tid, result, flags, pays, events)
             self.wins.append(rec)
             self._event(type="win", seat=seat, **{"from": from_seat}, tile=self.codes[tid], id=tid,
                         takes=takes or from_seat is None, total=result.total,
                         fans=[f.id for f in result.fans], **{k: v for k, v in flags.items() if v})
             self._pay(pays)
+        transfer = self.settlement.kong_transfer
+        robbed = winners[0][1][1]["robbing_kong"]
+        if transfer is not None and from_seat is not None and self._kong_discard and not robbed:
+            self._transfer_kong(from_seat, [seat for seat, _ in winners], transfer.several_winners, transfer.reason)
         for seat, _ in winners:
             self.won[seat] = True
         if self.play.after_win != "continue":
@@ -545,6 +576,21 @@ class Deal:
             return
         self._begin_draw(nxt)
 
+    def _transfer_kong(self, owner: int, winners: list[int], several: str, reason: str) -> None:
+        """Call transfer: what the kong collected goes from its owner to the winner(s) on the
+        discard that followed its replacement draw; it is no longer the owner's to refund."""
+        taken = self._kong_discard
+        self._kong_discard = []
+        total = sum(p.amount for p in taken)
+        for p in taken:
+            self.kong_paid.remove(p)
+        if several == "first":
+            shares = [total] + [0] * (len(winners) - 1)
+        else:
+            q, r = divmod(total, len(winners))
+            shares = [q + (1 if i < r else 0) for i in range(len(winners))]
+        self._pay([Payment(owner, w, share, reason) for w, share in zip(winners, shares) if share > 0])
+
     def _pay(self, pays: list[Payment]) -> None:
         for p in pays:
             self.payments.append(p)
@@ -557,6 +603,9 @@ class Deal:
         self._remove(seat, tid)
         self.rivers[seat].append(tid)
         self.visible[kind] += 1
+        self.discards[seat] += 1
+        self._discarder = seat
+        self._kong_discard = self._last_kong if self.after_kong else []
         self.drawn = None
         self.after_kong = False
         self.after_claim = False
@@ -645,6 +694,7 @@ class Deal:
 
     def _take_discard(self, seat: int, discarder: int, tid: int, answer: Action) -> None:
         kind = self.kinds[tid]
+        self.interrupted = True
         self.rivers[discarder].remove(tid)
         if answer.do == "chow":
             own = [self._ids_of(seat, k, 1)[0] for k in answer.tiles]
@@ -670,12 +720,14 @@ class Deal:
     # ------------------------------------------------------------------ kongs
 
     def _kong_paid(self, kong: str, seat: int, from_seat: int | None) -> None:
-        pays = kong_payments(self.settlement, kong, seat, from_seat, self.won)
+        pays = kong_payments(self.settlement, kong, seat, from_seat, self.won, self.dealer, self.wall_left())
+        self._last_kong = pays
         self.kong_paid.extend(pays)
         self._pay(pays)
 
     def _own_kong(self, seat: int, kind: int) -> None:
         self._turn_decision = None
+        self.interrupted = True
         if self.counts[seat][kind] == 4:
             ids = self._ids_of(seat, kind, 4)
             for t in ids:
@@ -756,7 +808,8 @@ class Deal:
             ready, value, _ = self.ready_value(s)
             income = sum(p.amount for p in self.kong_paid if p.payee == s)
             out.append(PlayerFacts(s, self.won[s], not self.won[s], ready,
-                                   self.missing[s] is not None and self.holds_missing(s), value, income))
+                                   self.missing[s] is not None and self.holds_missing(s), value, income,
+                                   dealer=s == self.dealer))
         return out
 
     # ------------------------------------------------------------------ output

@@ -35,8 +35,9 @@ def _shape_ok(kind: str, kinds: list[int]) -> bool:
 
 
 def validate(variant: CompiledVariant, wall: Sequence[int], dealer: int, events: Sequence[dict[str, Any]],
-             deltas: Sequence[int] | None = None) -> list[str]:
-    """Violations found replaying ``events`` of a deal dealt from ``wall`` (physical ids)."""
+             deltas: Sequence[int] | None = None, repeats: int = 0) -> list[str]:
+    """Violations found replaying ``events`` of a deal dealt from ``wall`` (physical ids);
+    ``repeats``: how many deals in a row the dealer had kept the deal."""
     kinds = variant.tiles.kinds
     n = variant.table.players
     dealt = variant.table.other_tiles  # a hand between turns, a declared set counted three
@@ -53,6 +54,10 @@ def validate(variant: CompiledVariant, wall: Sequence[int], dealer: int, events:
     won = [False] * n
     missing: list[str | None] = [None] * n
     ended = False
+    # The events of the deal a win is scored with, followed here on their own: a claim or
+    # a kong ends the first turns; each seat's discards.
+    interrupted = False
+    discards = [0] * n
 
     def fail(i: int, msg: str) -> None:
         problems.append(f"event {i} ({events[i].get('type')}): {msg}")
@@ -116,8 +121,10 @@ def validate(variant: CompiledVariant, wall: Sequence[int], dealer: int, events:
                 fail(i, f"seat {seat} discards holding {len(hands[seat])} tiles with {len(melds[seat])} sets")
             hands[seat].remove(tid)
             rivers[seat].append(tid)
+            discards[seat] += 1
             pending_discard = (seat, tid)
         elif t in ("chow", "pung") or (t == "kong" and ev.get("kong") == "exposed"):
+            interrupted = True
             src, claimed, ids = ev.get("from"), ev.get("claimed"), list(ev["ids"])
             last = pending_discard
             if last is None or last != (src, claimed) or last[1] not in rivers[last[0]]:
@@ -138,6 +145,7 @@ def validate(variant: CompiledVariant, wall: Sequence[int], dealer: int, events:
             melds[seat].append((t, ids, False))
             pending_discard = None
         elif t == "kong":
+            interrupted = True
             ids = list(ev["ids"])
             if ev.get("kong") == "concealed":
                 if any(x not in hands[seat] for x in ids) or not _shape_ok("kong", [kinds[x] for x in ids]):
@@ -174,6 +182,12 @@ def validate(variant: CompiledVariant, wall: Sequence[int], dealer: int, events:
                         continue
                     holder.remove(tid)
                     hands[seat].append(tid)
+            robbing = bool(ev.get("robbing_kong"))
+            on_discard = src is not None and not robbing
+            deal = {"first_turn": not interrupted and discards[seat] == 0,
+                    "first_go_around": not interrupted and sum(discards) - on_discard < n,
+                    "dealer_first_discard": not interrupted and on_discard and src == dealer and discards[dealer] == 1,
+                    "dealer": seat == dealer, "tiles_left": back - front, "dealer_repeats": repeats}
             counts = [0] * 34
             for x in concealed:
                 counts[kinds[x]] += 1
@@ -187,7 +201,7 @@ def validate(variant: CompiledVariant, wall: Sequence[int], dealer: int, events:
                             seat_wind=27 + (seat - dealer) % n, round_wind=variant.table.round_wind,
                             missing_suit=missing[seat], kong_replacement=bool(ev.get("kong_replacement")),
                             robbing_kong=bool(ev.get("robbing_kong")), last_wall_tile=bool(ev.get("last_wall_tile")),
-                            last_tile_of_kind=bool(ev.get("last_tile_of_kind")))
+                            last_tile_of_kind=bool(ev.get("last_tile_of_kind")), extra={"deal": deal})
                 try:
                     result = variant.scorer.score(hand)
                     if not result.valid or result.total != ev.get("total"):

@@ -127,6 +127,7 @@ class VariantFacts:
     kong_payments: list[PaymentFact]
     exhausted: list[ExhaustedFact] = field(default_factory=list)
     options: list[OptionFact] = field(default_factory=list)
+    kong_transfer: str | None = None  # several_winners of settlement.kong_transfer, None without one
 
     @property
     def has_group(self) -> set[str]:
@@ -223,8 +224,9 @@ def facts_of(variant: CompiledVariant) -> VariantFacts:
         patterns=patterns, principles=dict(sc.principles), base=_text(st.base) or "",
         ready_value=_text(st.ready_value) if "ready_value" in raw_settlement else None,
         win_payments=[PaymentFact(_text(r.when), r.payer, _text(r.amount) or "") for r in st.win],
-        kong_payments=[PaymentFact(None, r.payer, _text(r.amount) or "", kong=r.kong) for r in st.kongs],
+        kong_payments=[PaymentFact(_text(r.when), r.payer, _text(r.amount) or "", kong=r.kong) for r in st.kongs],
         exhausted=exhausted, options=option_facts(variant),
+        kong_transfer=st.kong_transfer.several_winners if st.kong_transfer is not None else None,
     )
 
 

@@ -82,6 +82,7 @@ class Prose:
             "each_opponent": t._("each opponent"),
             "each_active_opponent": t._("each opponent still playing"),
             "other_opponents": t._("each other opponent"),
+            "other_active_opponents": t._("each other opponent still playing"),
         }
         return names.get(who, who)
 
@@ -362,9 +363,22 @@ class Prose:
         kongs = []
         for pay in f.kong_payments:
             payer = t._("the player who discarded the tile") if pay.payer == "discarder" else self.payer(pay.payer)
-            kongs.append(t._("{kong}: {payer} pays {amount} to its owner when it is declared.",
-                             kong=self.kong_kind(pay.kong or ""), payer=payer,
-                             amount=formulas.amount(pay.amount, t, formulas.TOTAL, unit=self.unit(2))))
+            amount = formulas.amount(pay.amount, t, formulas.KONG, unit=self.unit(2))
+            if pay.when:
+                kongs.append(t._("{kong}: {payer} pays {amount} to its owner when it is declared, if {condition}.",
+                                 kong=self.kong_kind(pay.kong or ""), payer=payer, amount=amount,
+                                 condition=formulas.condition(pay.when, t, formulas.KONG, unit=self.unit(2))))
+            else:
+                kongs.append(t._("{kong}: {payer} pays {amount} to its owner when it is declared.",
+                                 kong=self.kong_kind(pay.kong or ""), payer=payer, amount=amount))
+        if f.kong_transfer == "first":
+            kongs.append(t._("Call transfer: when the discard a player makes right after a kong's replacement draw "
+                             "is won on, what that kong collected goes to the winner; with several winners, to the "
+                             "first in turn order after the discarder."))
+        elif f.kong_transfer == "split":
+            kongs.append(t._("Call transfer: when the discard a player makes right after a kong's replacement draw "
+                             "is won on, what that kong collected goes to the winner; several winners share it, the "
+                             "first in turn order after the discarder taking what does not divide."))
         if kongs:
             if f.after_win == "continue" and winners_skip_kong_charges(f):
                 kongs.append(t._("Players who have already won pay no later kong charges."))
