@@ -134,7 +134,8 @@ class CompiledVariant(Record):
         chows = "chow from the previous player" if p.chow == "previous_player" else "no chows"
         kongs = ", ".join(k for k, v in p.kongs.items() if v) or "none"
         wins = "several winners on one discard" if p.discard_win == "all" else "first winner in seat order"
-        after = (f"play continues after a win until {p.max_winners} have won" if p.after_win == "continue"
+        after = ("winners stay in, locked, until the wall runs out" if p.after_win == "stay"
+                 else f"play continues after a win until {p.max_winners} have won" if p.after_win == "continue"
                  else "the first win ends the deal")
         settle = self.settlement
         return [
@@ -251,6 +252,10 @@ class _Compiler:
         if p["after_win"] == "end_deal" and "max_winners" in p and max_winners != 1:
             self.problem(("play", "max_winners"),
                          "with after_win: end_deal the first win ends the deal: max_winners must be 1")
+        if p["after_win"] == "stay" and "max_winners" in p:
+            self.problem(("play", "max_winners"),
+                         "with after_win: stay every winner stays in and the deal ends when the wall runs out: "
+                         "expected no max_winners")
         missing = p.get("missing_suit")
         if missing is not None:
             suits = {k // 9 for k in tiles.kinds if k < 27}

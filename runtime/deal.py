@@ -138,6 +138,12 @@ class Deal:
         self._after = [tuple((seat + i) % self.n for i in range(1, self.n)) for seat in range(self.n)]
         self._chows = self.play.chow == "previous_player" and "chow" not in self.blocks
         self.won = [False] * self.n
+        # Who has left the deal: a winner with after_win continue or end_deal. With stay (Blood
+        # River) a winner stays in: its winning tiles are laid aside (``aside``), its hand is
+        # locked, and it may win again.
+        self.stay = self.play.after_win == "stay"
+        self.out = [False] * self.n
+        self.aside: list[list[int]] = [[] for _ in range(self.n)]
         # The events of the deal that wins may read: a claim or a kong ends the first turns;
         # each seat's discards; the seat whose discard is being claimed.
         self.interrupted = False
@@ -197,9 +203,9 @@ class Deal:
         return list(self._after[seat])
 
     def next_active(self, seat: int) -> int | None:
-        won = self.won
+        out = self.out
         for s in self._after[seat]:
-            if not won[s]:
+            if not out[s]:
                 return s
         return None
 
@@ -438,6 +444,9 @@ class Deal:
         self.phase = "turn"
         self.claim = None
         self._turn_win = None
+        if self.stay and self.won[seat]:
+            self._enter_locked_turn(seat)
+            return
         opts: list[Action] = []
         counts = self.counts[seat]
         holding_missing = self.holds_missing(seat)
@@ -462,6 +471,50 @@ class Deal:
         self._turn_discards = frozenset(allowed)
         self._turn_decision = Decision(seat, "turn", opts, drawn=self.drawn if not self.after_claim else None,
                                        extra={"after_claim": self.after_claim, "after_kong": self.after_kong})
+
+    def _enter_locked_turn(self, seat: int) -> None:
+        """The turn of a winner whose hand is locked (after_win: stay): win with the drawn
+        tile, declare a kong with it where the hand's waits stay the same, or discard it."""
+        drawn = self.drawn
+        assert drawn is not None  # a locked hand claims only wins, so its turns start with a draw
+        kind = self.kinds[drawn]
+        counts = self.counts[seat]
+        opts: list[Action] = []
+        res = self._try_win(seat, kind, self_drawn=True)
+        if res is not None:
+            self._turn_win = res
+            opts.append(_WIN)
+        if self.back > self.front:
+            if self._kong_concealed and counts[kind] == 4 and self._kong_keeps_waits(seat, kind):
+                opts.append(Action("kong", tile=kind))
+            if self._kong_added and any(m.kind == "pung" and self.kinds[m.ids[0]] == kind for m in self.melds[seat]):
+                opts.append(Action("kong", tile=kind))
+        opts.append(_DISCARDS[kind])
+        self._turn_discards = frozenset((kind,))
+        self._turn_decision = Decision(seat, "turn", opts, drawn=drawn,
+                                       extra={"after_claim": False, "after_kong": self.after_kong})
+
+    def _kong_keeps_waits(self, seat: int, kind: int) -> bool:
+        """Whether a concealed kong of ``kind`` (three held and the one drawn) leaves the
+        locked hand waiting on the same tiles."""
+        before = self.waits_without(seat, kind, 1, 0)
+        after = self.waits_without(seat, kind, 4, 1)
+        return before == after
+
+    def waits_without(self, seat: int, kind: int, n: int, melds: int) -> frozenset[int]:
+        """The seat's waits with ``n`` tiles of ``kind`` taken out of its hand and ``melds``
+        more declared sets (a hand being considered, not changed)."""
+        counts = self.counts[seat]
+        counts[kind] -= n
+        try:
+            raw = bytes(counts)
+            held = int(raw.translate(_HELD)[::-1], 2)
+            found = held_wait_mask(raw, held, len(self.melds[seat]) + melds, self.shapes)
+            if found:
+                found &= self._playable_mask & ~int(raw.translate(_ALL_FOUR)[::-1], 2)
+            return frozenset(kinds_in(found))
+        finally:
+            counts[kind] += n
 
     def _begin_draw(self, seat: int) -> None:
         self.after_claim = False
@@ -539,7 +592,7 @@ class Deal:
 
     def _apply_wins(self, winners: list[tuple[int, _Win]], from_seat: int | None, tid: int) -> None:
         kind = self.kinds[tid]
-        won_before = list(self.won)
+        won_before = list(self.out)
         for i, (seat, (result, flags, events)) in enumerate(winners):
             takes = i == 0 and from_seat is not None
             if takes:
@@ -549,7 +602,15 @@ class Deal:
                 else:
                     self.rivers[from_seat].remove(tid)
                     self.visible[kind] -= 1
-                self._add(seat, tid)
+                if self.stay:  # laid aside: the hand stays as it was
+                    self.aside[seat].append(tid)
+                    self.visible[kind] += 1
+                else:
+                    self._add(seat, tid)
+            elif self.stay and from_seat is None:
+                self._remove(seat, tid)
+                self.aside[seat].append(tid)
+                self.visible[kind] += 1
             pays = win_payments(self.settlement, seat, from_seat, result.total, flags, len(winners), won_before,
                                 events, self.dealer)
             rec = WinRec(seat, from_seat, kind, tid, result, flags, pays, events)
@@ -564,6 +625,13 @@ class Deal:
             self._transfer_kong(from_seat, [seat for seat, _ in winners], transfer.several_winners, transfer.reason)
         for seat, _ in winners:
             self.won[seat] = True
+            self.out[seat] = not self.stay
+        if self.stay:
+            self.drawn = None
+            nxt = self.next_active(winners[-1][0])
+            assert nxt is not None
+            self._begin_draw(nxt)
+            return
         if self.play.after_win != "continue":
             self._finish("win")
             return
@@ -615,9 +683,16 @@ class Deal:
         results: dict[int, _Win] = {}
         nxt = self._after[seat][0]
         pairs = _CHOW_PAIRS[kind] if self._chows else ()
-        won = self.won
+        out, won, stay = self.out, self.won, self.stay
         for other in self._after[seat]:
-            if won[other]:
+            if out[other]:
+                continue
+            if stay and won[other]:  # a locked hand claims nothing but a win
+                if kind in self.waits(other):
+                    res = self._try_win(other, kind, self_drawn=False)
+                    if res is not None:
+                        results[other] = res
+                        decisions[other] = Decision(other, "claim", [_WIN, _PASS], tile=kind, from_seat=seat)
                 continue
             # Only a seat that could claim is asked: a pair or more of the kind, the next seat
             # holding two tiles that chow it where chows are allowed, or the kind among its waits.
@@ -720,7 +795,7 @@ class Deal:
     # ------------------------------------------------------------------ kongs
 
     def _kong_paid(self, kong: str, seat: int, from_seat: int | None) -> None:
-        pays = kong_payments(self.settlement, kong, seat, from_seat, self.won, self.dealer, self.wall_left())
+        pays = kong_payments(self.settlement, kong, seat, from_seat, self.out, self.dealer, self.wall_left())
         self._last_kong = pays
         self.kong_paid.extend(pays)
         self._pay(pays)
@@ -747,7 +822,7 @@ class Deal:
             decisions: dict[int, Decision] = {}
             results: dict[int, _Win] = {}
             for other in self.order_after(seat):
-                if self.won[other] or (self.holds_missing(other) and "win" in self.blocks):
+                if self.out[other] or (self.holds_missing(other) and "win" in self.blocks):
                     continue
                 res = self._try_win(other, kind, self_drawn=False, robbing=True)
                 if res is not None:
@@ -807,7 +882,7 @@ class Deal:
         for s in range(self.n):
             ready, value, _ = self.ready_value(s)
             income = sum(p.amount for p in self.kong_paid if p.payee == s)
-            out.append(PlayerFacts(s, self.won[s], not self.won[s], ready,
+            out.append(PlayerFacts(s, self.won[s], not self.out[s], ready,
                                    self.missing[s] is not None and self.holds_missing(s), value, income,
                                    dealer=s == self.dealer))
         return out
@@ -850,6 +925,7 @@ class Deal:
             "discards": [list(r) for r in self.rivers],
             "missing_suit": list(self.missing),
             "won": list(self.won),
+            **({"aside": [list(a) for a in self.aside]} if self.stay else {}),
             "pending": [{"seat": d.seat, "kind": d.kind, "options": [o.to_json() for o in d.options]}
                         for d in self.pending()],
             "end": self.end,

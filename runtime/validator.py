@@ -58,6 +58,10 @@ def validate(variant: CompiledVariant, wall: Sequence[int], dealer: int, events:
     # a kong ends the first turns; each seat's discards.
     interrupted = False
     discards = [0] * n
+    # after_win: stay (Blood River): winners stay in, their winning tiles laid aside, their
+    # hands locked (no claim but a win).
+    stay = variant.play.after_win == "stay"
+    aside: list[list[int]] = [[] for _ in range(n)]
 
     def fail(i: int, msg: str) -> None:
         problems.append(f"event {i} ({events[i].get('type')}): {msg}")
@@ -102,7 +106,7 @@ def validate(variant: CompiledVariant, wall: Sequence[int], dealer: int, events:
                 if front >= back or wall[front] != tid:
                     fail(i, f"tile {tid} is not the next tile from the front")
                 front += 1
-            if won[seat]:
+            if won[seat] and not stay:
                 fail(i, f"seat {seat} has won and cannot draw")
             hands[seat].append(tid)
         elif t == "flower":
@@ -126,6 +130,8 @@ def validate(variant: CompiledVariant, wall: Sequence[int], dealer: int, events:
         elif t in ("chow", "pung") or (t == "kong" and ev.get("kong") == "exposed"):
             interrupted = True
             src, claimed, ids = ev.get("from"), ev.get("claimed"), list(ev["ids"])
+            if won[seat]:
+                fail(i, f"seat {seat} has won: its hand is locked and claims nothing but a win")
             last = pending_discard
             if last is None or last != (src, claimed) or last[1] not in rivers[last[0]]:
                 fail(i, f"tile {claimed} is not the last discard of seat {src}")
@@ -181,7 +187,7 @@ def validate(variant: CompiledVariant, wall: Sequence[int], dealer: int, events:
                         fail(i, f"tile {tid} is not where seat {src} left it")
                         continue
                     holder.remove(tid)
-                    hands[seat].append(tid)
+                    (aside[seat] if stay else hands[seat]).append(tid)
             robbing = bool(ev.get("robbing_kong"))
             on_discard = src is not None and not robbing
             deal = {"first_turn": not interrupted and discards[seat] == 0,
@@ -209,13 +215,16 @@ def validate(variant: CompiledVariant, wall: Sequence[int], dealer: int, events:
                 except HandError as exc:
                     fail(i, f"seat {seat}'s winning hand cannot be scored: {exc}")
             won[seat] = True
+            if stay and src is None and tid in hands[seat]:
+                hands[seat].remove(tid)
+                aside[seat].append(tid)
         elif t == "missing_suit":
             missing[seat] = ev.get("suit")
     if not ended:
         problems.append("the event log has no end")
     places = list(wall[front:back])
     for s in range(n):
-        places += hands[s] + rivers[s] + flowers[s] + [x for m in melds[s] for x in m[1]]
+        places += hands[s] + rivers[s] + flowers[s] + aside[s] + [x for m in melds[s] for x in m[1]]
     if sorted(places) != list(range(len(kinds))):
         problems.append(f"tiles not conserved: {len(places)} placed, {len(set(places))} distinct, "
                         f"{len(kinds)} expected")

@@ -128,6 +128,7 @@ class VariantFacts:
     exhausted: list[ExhaustedFact] = field(default_factory=list)
     options: list[OptionFact] = field(default_factory=list)
     kong_transfer: str | None = None  # several_winners of settlement.kong_transfer, None without one
+    page: str = ""  # the page's file name without .html: a shipped variant's name (its file stem), else its id
 
     @property
     def has_group(self) -> set[str]:
@@ -164,6 +165,21 @@ def tile_groups(tiles: TileSet) -> list[TileGroupFact]:
         if copies:
             out.append(TileGroupFact(name, copies, len(kinds)))
     return out
+
+
+def page_name(variant: CompiledVariant) -> str:
+    """A shipped variant's name (its file stem, as the command line, ``extends`` and the web
+    app know it), or the id of a variant from elsewhere."""
+    from pathlib import Path
+
+    from cardavia.compiler.registry import variants_dir
+
+    path = Path(variant.path)
+    try:
+        shipped = path.resolve().parent == variants_dir()
+    except OSError:
+        shipped = False
+    return path.stem if shipped else variant.id
 
 
 def option_facts(variant: CompiledVariant) -> list[OptionFact]:
@@ -227,6 +243,7 @@ def facts_of(variant: CompiledVariant) -> VariantFacts:
         kong_payments=[PaymentFact(_text(r.when), r.payer, _text(r.amount) or "", kong=r.kong) for r in st.kongs],
         exhausted=exhausted, options=option_facts(variant),
         kong_transfer=st.kong_transfer.several_winners if st.kong_transfer is not None else None,
+        page=page_name(variant),
     )
 
 

@@ -132,6 +132,10 @@ class Prose:
                 "A player who wins stops playing while the others go on. The deal ends when {n} players have won "
                 "or the wall runs out.", f.max_winners))
             items.append(t._("Each player's wins, kong payments and end-of-wall payments are added together."))
+        elif f.after_win == "stay":
+            items.append(t._("A player who wins stays in the deal and may win again; each win is paid at once. The "
+                             "deal ends only when the wall runs out."))
+            items.append(t._("Each player's wins, kong payments and end-of-wall payments are added together."))
         else:
             items.append(t._("All players compete separately; the first valid win ends the deal."))
         if not f.exhausted:
@@ -213,6 +217,11 @@ class Prose:
                               "after the discarder wins."))
         if f.after_win == "continue":
             second.append(t._("A player who has won no longer draws, discards or claims."))
+        elif f.after_win == "stay":
+            second.append(t._("A player who has won sets the winning tile aside and keeps the other tiles locked: "
+                              "it discards every tile it draws unless it wins with it, claims a discard only to win "
+                              "again, and may declare a kong with a drawn tile only where its hand still waits on "
+                              "the same tiles."))
         third = []
         if f.kongs.get("concealed"):
             third.append(t._("Four matching tiles in hand may be declared as a concealed kong."))
@@ -411,7 +420,7 @@ class Prose:
                     "When the deal ends because {n} player has won, none of these payments is made.",
                     "When the deal ends because {n} players have won, none of these payments is made.",
                     f.max_winners)))
-        elif f.after_win == "continue":
+        elif f.after_win in ("continue", "stay"):
             blocks.append(Block(items=[t._("When the wall runs out, no further payments are made.")]))
         else:
             blocks.append(Block(items=[t._("If the wall runs out with no winner, the deal is drawn, with no "
@@ -461,7 +470,7 @@ class Prose:
         f, t = self.f, self.t
         return GamePage(
             figures=self.figures(), figures_label=t._("At a glance"),
-            variant=f.id, lang=t.lang.tag, name=self.vtext(roles.VARIANT_NAME, f.name),
+            variant=f.id, page=f.page or f.id, lang=t.lang.tag, name=self.vtext(roles.VARIANT_NAME, f.name),
             title=self.vtext(roles.VARIANT_TITLE, f.title), summary=self.vtext(roles.VARIANT_SUMMARY, f.summary),
             frame=self.frame(),
             sections=[s for s in (self.objective(), self.setup(), self.turn(), self.patterns(), self.scoring(),

@@ -8,7 +8,8 @@ part is reported in the file that holds it.
 
 The merge, one rule for each kind of value:
 
-* mappings merge key by key;
+* mappings merge key by key; a key given ``null`` (``~``) is removed: the base's value
+  no longer applies (a key a mapping may leave out, such as ``play.max_winners``);
 * the lists ``scoring.patterns`` and ``scoring.shapes`` merge by ``id``: an entry whose
   id exists changes only the keys it gives, ``remove: true`` deletes it, a new id is
   appended unless it says ``before: ID`` or ``after: ID`` (order matters: a pattern acts
@@ -95,6 +96,10 @@ class _Merger:
             value = dict(base.value)
             keys = dict(base.key_marks)
             for k, v in over.value.items():
+                if v.value is None:  # removed
+                    value.pop(k, None)
+                    keys.pop(k, None)
+                    continue
                 value[k] = self.merge(base.value[k], v, path + (k,)) if k in base.value else v
                 keys[k] = over.key_marks.get(k, over.mark)
             return Located(value, base.mark, keys)
