@@ -587,7 +587,7 @@ def summary(game: Game, deal: Deal, totals: list[int]) -> None:
             flowers = Text("  " + t.pgettext("game", "flowers") + " ")
             flowers.append_text(screen.tiles([deal.kinds[f] for f in deal.flowers[w.seat]]))
             screen.say(flowers)
-    if not deal.wins:
+    if not deal.wins and deal.end != "exhausted":  # an exhausted wall's ending already says nobody won
         screen.say(t.pgettext("game", "Nobody won."))
     screen.say(t.pgettext("game", "Every hand:"))
     facts = deal.player_facts() if deal.end == "exhausted" else None
