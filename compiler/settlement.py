@@ -19,6 +19,7 @@ from typing import Any
 from .language.checker import Env
 from .language.compiled import Compiled
 from .language.types import BOOL, INT, PLAYER
+from .language.vocabulary import Fact
 from .records import Record
 
 #: Who pays, relative to the event: the names a ``from`` field may take.
@@ -27,6 +28,11 @@ PAYERS = ("discarder", "each_opponent", "each_active_opponent", "other_opponents
 WIN_NAMES = {"total": INT, "base": INT, "self_drawn": BOOL, "robbing_kong": BOOL, "kong_replacement": BOOL,
              "last_wall_tile": BOOL, "winners": INT}
 
+
+
+def kong_reason(kind: str) -> str:
+    """The reason a kong payment carries when its rule names none: ``exposed_kong`` and so on."""
+    return f"{kind}_kong"
 
 class WinRule(Record):
     when: Compiled | None
@@ -95,14 +101,18 @@ class Settlement(Record):
 def compile_settlement(c: Any, data: dict[str, Any]) -> Settlement:
     """Compile ``data['settlement']`` with the compiler ``c`` (which reports located problems)."""
     s = data["settlement"]
-    total_env = Env.of({"total": INT})
+    # The total is never negative, and never above the cap when there is one: a lookup
+    # table indexed by it is checked against that (settlement: [1, 2, 4, ...][total]).
+    cap = data.get("scoring", {}).get("cap")
+    total = Fact("total", INT, span=(0, cap if isinstance(cap, int) else None))
+    total_env = Env.of({"total": total})
     base = c.expression(("settlement", "base"), total_env, INT, "the base amount")
     if "ready_value" in s:
-        ready = c.expression(("settlement", "ready_value"), Env.of({"total": INT, "base": INT}), INT,
+        ready = c.expression(("settlement", "ready_value"), Env.of({"total": total, "base": INT}), INT,
                              "the ready value")
     else:
         ready = base
-    win_env = Env.of(WIN_NAMES)
+    win_env = Env.of({**WIN_NAMES, "total": total})
     wins = []
     for i, rule in enumerate(s.get("win") or []):
         path = ("settlement", "win", i)
@@ -116,7 +126,7 @@ def compile_settlement(c: Any, data: dict[str, Any]) -> Settlement:
         path = ("settlement", "kongs", i)
         amount = c.expression(path + ("amount",), kong_env, INT, "a kong payment")
         if amount is not None:
-            kongs.append(KongRule(rule["kong"], rule["from"], amount, rule.get("reason", f"{rule['kong']}_kong")))
+            kongs.append(KongRule(rule["kong"], rule["from"], amount, rule.get("reason", kong_reason(rule["kong"]))))
     player_env = Env.of({"player": PLAYER})
     pair_env = Env.of({"payer": PLAYER, "payee": PLAYER})
     exhausted: list[RefundRule | PairRule] = []

@@ -8,8 +8,7 @@ once, each at its file:line:column.
 from __future__ import annotations
 
 import json
-import os
-import stat
+from collections.abc import Mapping
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -22,7 +21,9 @@ from .language.parser import ExpressionError
 from .language.types import BOOL, INT, Type
 from .loading import cache
 from .loading import schema as schema_mod
-from .loading.source import Source, load
+from .loading.files import read_variant_file, resolve
+from .loading.overlay import load_document
+from .loading.source import Source
 from .model.tiles import TileSet, wind_kind
 from .records import Record
 from .scoring.codegen import emitted_scorer
@@ -92,10 +93,11 @@ class CompiledVariant(Record):
     scoring: Scoring
     settlement: Settlement
     data: dict[str, Any]
+    options: dict[str, str]  # the choice made for each option the variant declares
 
     def __init__(self, id: str, name: str, title: str, family: str, summary: str, path: str, digest: str,
                  tiles: TileSet, table: Table, play: Play, scoring: Scoring, settlement: Settlement,
-                 data: dict[str, Any]) -> None:
+                 data: dict[str, Any], options: dict[str, str] | None = None) -> None:
         self.id = id
         self.name = name
         self.title = title
@@ -109,6 +111,7 @@ class CompiledVariant(Record):
         self.scoring = scoring
         self.settlement = settlement
         self.data = data
+        self.options = options if options is not None else {}
 
     @cached_property
     def scorer(self) -> Scorer:
@@ -197,7 +200,7 @@ class _Compiler:
 
     def problem(self, path: tuple[Any, ...], message: str, key: bool = False) -> None:
         mark = self.source.key_mark(path) if key else self.source.mark(path)
-        self.report.add(mark.line, mark.column, message)
+        self.report.add(mark.line, mark.column, message, mark.file)
 
     def expression(self, path: tuple[Any, ...], env: Env, want: Type | None, what: str) -> Compiled | None:
         text = self.source.data
@@ -215,7 +218,8 @@ class _Compiler:
     def expression_problem(self, path: tuple[Any, ...], text: str, exc: ExpressionError) -> None:
         """Report ``exc`` at its place in the file, quoting the expression (or the part at fault)."""
         line, col = self.source.expression_position(path, exc.line, exc.column)
-        self.report.add(line, col, f"in expression {_quote(text, exc.line, exc.column)}: {exc.message}")
+        self.report.add(line, col, f"in expression {_quote(text, exc.line, exc.column)}: {exc.message}",
+                        self.source.file_of(path))
 
     # ------------------------------------------------------------- stages
 
@@ -274,7 +278,9 @@ class _Compiler:
 
     def scoring(self, data: dict[str, Any], shapes: tuple[Shape, ...]) -> Scoring:
         sc = data["scoring"]
-        env = Env.of(dict(PATTERN_FACTS))
+        # The shape's values are the ids this file declares: a misspelt one is an error.
+        facts = dict(PATTERN_FACTS, shape=PATTERN_FACTS["shape"].with_(values=frozenset(s.id for s in shapes)))
+        env = Env.of(facts)
         definitions: dict[str, str] = {}
         for name, text in (sc.get("definitions") or {}).items():
             path = ("scoring", "definitions", name)
@@ -406,19 +412,23 @@ def _pipeline(source: Source, digest: str, replay: dict[str, Any] | None = None,
     return CompiledVariant(
         id=data["id"], name=data["name"], title=data["title"], family=data.get("family", ""),
         summary=" ".join(data["summary"].split()), path=source.file, digest=digest, tiles=tiles, table=table,
-        play=play, scoring=scoring, settlement=settlement, data=data,
+        play=play, scoring=scoring, settlement=settlement, data=data, options=dict(source.chosen),
     ), c
 
 
-def _from_cache(entry_key: str, text: str, file: str, digest: str) -> CompiledVariant | None:
-    """The variant rebuilt from its cache entry, or None to compile it afresh."""
+def _from_cache(entry_key: str, text: str, file: str) -> CompiledVariant | None:
+    """The variant rebuilt from its cache entry, or None to compile it afresh (no entry, a
+    damaged one, or one whose overlay bases have changed since)."""
     entry = cache.read(entry_key)
     if entry is None:
         return None
     codes = cache.CodeStore(entry_key)  # the code objects of its sources, kept by an earlier process
     try:
-        variant, _ = _pipeline(Source(file, entry["data"], {}, text), digest, entry["expressions"], codes,
-                               entry.get("lines") or {})
+        for base, digest in entry.get("depends") or ():
+            if _digest(read_variant_file(base)) != digest:
+                return None
+        source = Source(file, entry["data"], {}, text, chosen=dict(entry.get("chosen") or {}))
+        variant, _ = _pipeline(source, str(entry["digest"]), entry["expressions"], codes, entry.get("lines") or {})
         codes.save()
         scorers = entry.get("scorers") or {}
         if isinstance(scorers, dict):  # checked when used: a damaged one is generated again
@@ -430,20 +440,29 @@ def _from_cache(entry_key: str, text: str, file: str, digest: str) -> CompiledVa
     return variant
 
 
-def compile_text(text: str, file: str = "<variant>", *, use_cache: bool = True) -> CompiledVariant:
-    """Compile a variant from YAML text; raises :class:`VariantError` listing every problem.
+def _digest(text: str) -> str:
+    return cache.hasher(text.encode("utf-8", "surrogatepass")).hexdigest()
 
-    A variant compiled before (same text, same compiler) is rebuilt from the on-disk cache
-    (compiler/loading/cache.py) without parsing: that is what keeps a fresh process's load fast.
+
+def compile_text(text: str, file: str = "<variant>", options: Mapping[str, str] | None = None, *,
+                 use_cache: bool = True) -> CompiledVariant:
+    """Compile a variant from YAML text (an overlay's bases are read from their files), with
+    a choice for some of its ``options``; raises :class:`VariantError` listing every problem.
+
+    A variant compiled before (same text, same choices, same compiler, same bases) is
+    rebuilt from the on-disk cache (compiler/loading/cache.py) without parsing: that is
+    what keeps a fresh process's load fast.
     """
-    digest = cache.hasher((COMPILER_VERSION + "\0" + text).encode("utf-8", "surrogatepass")).hexdigest()
-    entry_key = cache.key(text) if use_cache else None
+    chosen = json.dumps(dict(options or {}), sort_keys=True)
+    entry_key = cache.key(text + "\0" + chosen) if use_cache else None
     if entry_key is not None:
-        cached = _from_cache(entry_key, text, file, digest)
+        cached = _from_cache(entry_key, text, file)
         if cached is not None:
             return cached
     try:
-        source = load(text, file)
+        source = load_document(text, file, resolve, read_variant_file, options)
+        made_of = [COMPILER_VERSION, *source.texts.values(), json.dumps(source.chosen, sort_keys=True)]
+        digest = _digest("\0".join(made_of))
         variant, compiler = _pipeline(source, digest)
     except VariantError:
         raise
@@ -454,41 +473,12 @@ def compile_text(text: str, file: str = "<variant>", *, use_cache: bool = True) 
         # of what a fresh process would otherwise spend before its first score.
         scorers = variant.scoring.table.generate_all([s.id for s in variant.scoring.shapes])
         expressions = {path: recipe.to_json() for path, recipe in compiler.recipes.items()}
-        cache.write(entry_key, source.data, expressions, {"scorers": scorers, "lines": compiler.lines})
+        depends = [[base, _digest(t)] for base, t in source.texts.items() if base != file]
+        cache.write(entry_key, source.data, expressions, {"scorers": scorers, "lines": compiler.lines,
+                                                          "depends": depends, "digest": digest,
+                                                          "chosen": source.chosen})
     return variant
 
 
-#: The largest variant file read (the shipped ones are under 40 kB): checked before reading,
-#: so that a device or a huge file is refused at once.
-MAX_FILE_BYTES = 1_000_000
-
-
-def read_variant_file(path: str | Path) -> str:
-    """The text of a variant file: a regular file of at most :data:`MAX_FILE_BYTES`, UTF-8."""
-    p = Path(path)
-    where = str(p)
-    try:
-        st = os.stat(p)
-        if not stat.S_ISREG(st.st_mode):
-            raise VariantError([Problem(where, 1, 1, "not a regular file: expected a variant's YAML file")])
-        if st.st_size > MAX_FILE_BYTES:
-            raise VariantError([Problem(where, 1, 1, f"the file holds {st.st_size:,} bytes, more than a variant "
-                                                     f"description needs: expected at most {MAX_FILE_BYTES:,}")])
-        with open(p, "rb") as f:
-            data = f.read(MAX_FILE_BYTES + 1)
-    except FileNotFoundError:
-        raise VariantError([Problem(where, 1, 1, "no such file")]) from None
-    except (OSError, ValueError) as exc:  # a loop of links, a name with a NUL, no permission...
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise VariantError([Problem(where, 1, 1, f"cannot read the file: {reason}")]) from None
-    if len(data) > MAX_FILE_BYTES:  # grew while being read
-        raise VariantError([Problem(where, 1, 1, f"the file holds more than {MAX_FILE_BYTES:,} bytes")])
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise VariantError([Problem(where, line, 1, f"the file is not UTF-8 text (byte {exc.start})")]) from None
-
-
-def compile_file(path: str | Path) -> CompiledVariant:
-    return compile_text(read_variant_file(path), str(path))
+def compile_file(path: str | Path, options: Mapping[str, str] | None = None) -> CompiledVariant:
+    return compile_text(read_variant_file(path), str(path), options)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardavia.compiler.errors import quoted
 from cardavia.compiler.model.tiles import CODES, TileError, kind_of
 
 DOS = ("discard", "chow", "pung", "kong", "win", "pass", "missing_suit")
@@ -62,14 +63,15 @@ class Action:
             raise ActionError("expected an object with 'do'")
         do = obj.get("do")
         if do not in DOS:
-            raise ActionError(f"'do' is {do!r}: expected one of {', '.join(DOS)}")
+            raise ActionError(f"'do' is {quoted(do)}: expected one of {', '.join(DOS)}")
         tile = tiles = suit = tid = None
         try:
             if obj.get("tile") is not None:
                 tile = kind_of(obj["tile"])
             if obj.get("tiles") is not None:
                 if not isinstance(obj["tiles"], list):
-                    raise ActionError("'tiles' must be a list of two tile codes")
+                    raise ActionError("'tiles' must be a list of two tile codes" if do == "chow" else
+                                      f"'tiles' is for a chow: a {do} names at most one 'tile'")
                 tiles = tuple(sorted(kind_of(t) for t in obj["tiles"]))
         except TileError as exc:
             raise ActionError(str(exc)) from None
@@ -80,11 +82,11 @@ class Action:
         if do == "missing_suit":
             suit = obj.get("suit")
             if suit not in SUIT_LETTERS:
-                raise ActionError(f"'suit' is {suit!r}: expected m, p or s")
+                raise ActionError(f"'suit' is {quoted(suit)}: expected m, p or s")
         if obj.get("id") is not None:
             tid = obj["id"]
             if not isinstance(tid, int) or isinstance(tid, bool) or tid < 0:
-                raise ActionError(f"'id' is {tid!r}: expected a physical tile id")
+                raise ActionError(f"'id' is {quoted(tid)}: expected a physical tile id")
         return cls(do, tile, tiles or (), suit, tid)
 
 

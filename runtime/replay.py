@@ -11,6 +11,7 @@ from collections import deque
 from typing import Any
 
 from cardavia.compiler import VariantError, load_variant, shipped_variants
+from cardavia.compiler.errors import quoted
 
 from .actions import Action, ActionError, Decision, IllegalAction
 from .controllers import Controller, DrawnTileAutoplay
@@ -53,7 +54,7 @@ def load_scenario(obj: Any) -> tuple[Deal, list[_Script]]:
     n = variant.table.players
     dealer = obj.get("dealer", 0)
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
-        raise ScenarioError(f"'dealer' is {dealer!r}: expected a seat 0-{n - 1}")
+        raise ScenarioError(f"'dealer' is {quoted(dealer)}: expected a seat 0-{n - 1}")
     try:
         if "wall" in obj:
             wall = wall_from_codes(variant.tiles, obj["wall"])
@@ -61,13 +62,15 @@ def load_scenario(obj: Any) -> tuple[Deal, list[_Script]]:
             wall = check_wall_ids(variant.tiles, obj["wall_ids"])
         elif isinstance(obj.get("seed"), int) and not isinstance(obj.get("seed"), bool):
             wall = shuffled_wall(variant.tiles, obj["seed"])
+        elif "seed" in obj:
+            raise ScenarioError(f"'seed' is {quoted(obj['seed'])}: expected an integer (or give a 'wall')")
         else:
             raise ScenarioError("give a 'wall' (every tile code in draw order) or an integer 'seed'")
     except WallError as exc:
         raise ScenarioError(f"wall: {exc}") from None
     autoplay = obj.get("autoplay", "drawn-tile")
     if autoplay not in AUTOPLAY:
-        raise ScenarioError(f"'autoplay' is {autoplay!r}: expected one of {', '.join(AUTOPLAY)}")
+        raise ScenarioError(f"'autoplay' is {quoted(autoplay)}: expected one of {', '.join(AUTOPLAY)}")
     if autoplay == "ai":
         from .bots import BaselineBot
 
@@ -82,7 +85,7 @@ def load_scenario(obj: Any) -> tuple[Deal, list[_Script]]:
     for i, raw in enumerate(actions):
         seat = raw.get("seat") if isinstance(raw, dict) else None
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
-            raise ScenarioError(f"action {i}: 'seat' is {seat!r}: expected a seat 0-{n - 1}")
+            raise ScenarioError(f"action {i}: 'seat' is {quoted(seat)}: expected a seat 0-{n - 1}")
         try:
             action = Action.from_json(raw)
         except ActionError as exc:

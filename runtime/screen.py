@@ -32,7 +32,7 @@ WIDTH = 80
 #: Suit colours (characters red, dots blue, bamboo green, honors bold, flowers magenta).
 SUIT_STYLES = ("red", "blue", "green", "bold", "magenta")
 DRAWN_STYLE = "reverse"
-LAST_DISCARD_STYLE = "bold underline"
+NEWEST_DISCARD_STYLE = "bold underline"
 
 #: The Unicode mahjong tiles by kind: characters, dots, bamboo, winds E S W N, dragons
 #: white, green, red, flowers plum, orchid, chrysanthemum, bamboo, seasons.

@@ -5,13 +5,27 @@ Deal ``i`` is a pure function of (variant, seed, i, players): its wall comes fro
 controller is seeded from the deal, so results do not depend on how deals are spread over
 worker processes. With ``duplicate`` each wall is played once per seat, the players rotated
 through the seats.
+
+Work and memory are bounded whatever the number of deals: deals are numbered as they are
+played (no list of them is made), worker processes get one chunk of deals at a time and
+only a few chunks ahead of the summary, and their results are summed in deal order as they
+arrive. SIGINT (Ctrl-C) stops a run within a second and gives the summary of the deals
+done so far, in order (what a run of that many deals gives); a second SIGINT stops at once.
+A worker process that dies (killed, out of memory) is seen at once: its chunk is played
+again by a new worker, and a chunk lost twice ends the run with :class:`SimulationError`.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
+import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections import deque
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 from cardavia.compiler import load_variant
@@ -91,9 +105,12 @@ class Summary:
     invariant_violations: int = 0
     by_kind: dict[str, dict[str, Any]] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
+    progress: Callable[[int], None] | None = None  # told the number of deals summed, after each
 
     def add(self, one: dict[str, Any]) -> None:
         self.deals += 1
+        if self.progress is not None:
+            self.progress(self.deals)
         self.ends[one["end"]] = self.ends.get(one["end"], 0) + 1
         if not one["wins"]:
             self.draws += 1
@@ -113,19 +130,65 @@ class Summary:
             k["points"] += one["deltas"][s]
 
 
-def _chunks(indices: Sequence[int], size: int) -> Iterable[list[int]]:
-    for i in range(0, len(indices), size):
-        yield list(indices[i:i + size])
+class SimulationError(Exception):
+    """A run that cannot be completed (a worker lost twice on the same deals, an error in a
+    worker); the message says which deals and why."""
 
 
-def _play_chunk(args: tuple[Setup, list[int]]) -> list[dict[str, Any]]:
-    setup, indices = args
-    return [play_one(setup, i) for i in indices]
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity where the system tells it)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not Linux
+        return os.cpu_count() or 1
+
+
+class _Interrupt:
+    """SIGINT while deals are played: the first one sets :attr:`requested` (the run stops
+    between two deals and reports what it has), a second one raises KeyboardInterrupt.
+    Installed only in the main thread (the only one Python runs signal handlers in)."""
+
+    def __init__(self) -> None:
+        self.requested = False
+        self._previous: Any = None
+        self._installed = False
+
+    def _handler(self, signum: int, frame: FrameType | None) -> None:
+        if self.requested:
+            raise KeyboardInterrupt
+        self.requested = True
+
+    def __enter__(self) -> _Interrupt:
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGINT, self._handler)
+            self._installed = True
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._installed:
+            signal.signal(signal.SIGINT, self._previous)
+
+
+def _plan(total: int, workers: int) -> tuple[int, int]:
+    """(worker processes, deals per chunk) for ``total`` deals and the ``workers`` asked:
+    never more processes than CPUs or chunks."""
+    workers = max(1, min(workers, usable_cpus(), total))
+    size = max(1, min(50, total // (workers * 4) or 1))
+    chunks = -(-total // size)
+    return max(1, min(workers, chunks)), size
 
 
 def simulate(variant: str, deals: int, seed: int = 0, players: Sequence[str] | None = None,
-             duplicate: bool = False, workers: int = 1) -> dict[str, Any]:
-    """Play ``deals`` deals (one per seat of each with ``duplicate``) and return the contract's summary object."""
+             duplicate: bool = False, workers: int = 1,
+             progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """Play ``deals`` deals (one per seat of each with ``duplicate``) and return the contract's
+    summary object; ``progress`` is told how many deals are done, after each. ``workers`` is
+    capped by the CPUs and the work; the object's ``workers`` says how many ran. Interrupted
+    by SIGINT, the summary of the deals done in order, with ``"interrupted": true``."""
+    if deals < 0:
+        raise ValueError("--deals must be 0 or more")
+    if workers < 1:
+        raise ValueError("--workers must be at least 1")
     v = load_variant(variant)
     n = v.table.players
     given = players is not None
@@ -135,21 +198,19 @@ def simulate(variant: str, deals: int, seed: int = 0, players: Sequence[str] | N
     if len(kinds) != n:
         raise ValueError(f"--players names {n} kinds, one per seat; got {len(kinds)}")
     setup = Setup(variant, seed, kinds, duplicate)
+    _LOADED.setdefault(variant, v)  # worker processes inherit it
     total = deals * n if duplicate else deals
-    indices = list(range(total))
-    summary = Summary(wins_by_seat=[0] * n, points_by_seat=[0] * n)
+    workers, size = _plan(total, workers)
+    summary = Summary(wins_by_seat=[0] * n, points_by_seat=[0] * n, progress=progress)
     start = time.perf_counter()
-    if workers <= 1 or total < 2:
-        for i in indices:
-            summary.add(play_one(setup, i))
-    else:
-        import multiprocessing
-
-        size = max(1, min(50, total // (workers * 4) or 1))
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            for results in pool.imap(_play_chunk, [(setup, c) for c in _chunks(indices, size)]):
-                for one in results:
-                    summary.add(one)
+    with _Interrupt() as interrupt:
+        if workers == 1:
+            for i in range(total):
+                if interrupt.requested:
+                    break
+                summary.add(play_one(setup, i))
+        else:
+            _Pool(setup, workers, size, total, summary, interrupt).run()
     elapsed = time.perf_counter() - start
     out: dict[str, Any] = {
         "variant": v.id,
@@ -175,4 +236,173 @@ def simulate(variant: str, deals: int, seed: int = 0, players: Sequence[str] | N
                    "mean_points_per_deal": round(k["points"] / k["seat_deals"], 3) if k["seat_deals"] else 0.0}
             for kind, k in summary.by_kind.items()
         }
+    if interrupt.requested:
+        out["interrupted"] = True
     return out
+
+
+# ------------------------------------------------------------------ worker processes
+
+def _worker(conn: Any, setup: Setup, others: list[Any]) -> None:
+    """A worker process: play each chunk (start, stop) it is sent and send back
+    ("done", start, results), or ("failed", start, reason); stop at None or when the parent
+    is gone. SIGINT is the parent's to handle: here it is ignored (no traceback per worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    for other in others:  # the parent's ends of the other workers' pipes: see _Pool._spawn
+        other.close()
+    try:
+        while True:
+            task = conn.recv()
+            if task is None:
+                return
+            first, stop = task
+            try:
+                results = [play_one(setup, i) for i in range(first, stop)]
+            except Exception as exc:  # reported by the parent, which stops the run
+                conn.send(("failed", first, f"{type(exc).__name__}: {exc}"))
+                continue
+            conn.send(("done", first, results))
+    except (EOFError, OSError):  # the parent is gone
+        return
+
+
+@dataclass(slots=True)
+class _Worker:
+    process: Any
+    conn: Any
+    chunk: int | None = None  # the index of the chunk it plays
+
+
+def _exit_reason(code: int | None) -> str:
+    if code is None:
+        return "still running"
+    if code < 0:
+        try:
+            return f"killed by signal {-code} ({signal.Signals(-code).name})"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit status {code}"
+
+
+class _Pool:
+    """Worker processes, each playing one chunk of deals at a time (a pipe each, so that the
+    loss of one is seen and its chunk known); results are summed in chunk order, at most
+    ``AHEAD`` chunks per worker ahead of the summary."""
+
+    AHEAD = 4
+    POLL = 0.2  # seconds between two looks at the SIGINT flag while waiting
+
+    def __init__(self, setup: Setup, workers: int, size: int, total: int, summary: Summary,
+                 interrupt: _Interrupt) -> None:
+        import multiprocessing
+        import multiprocessing.connection
+
+        self.context = multiprocessing.get_context("fork")
+        self.wait = multiprocessing.connection.wait
+        self.setup, self.count, self.size, self.total = setup, workers, size, total
+        self.summary, self.interrupt = summary, interrupt
+        self.chunks = -(-total // size)
+        self.workers: list[_Worker] = []
+        self.lost: dict[int, int] = {}  # chunk -> workers lost playing it
+        self.retry: deque[int] = deque()
+
+    def _deals(self, chunk: int) -> tuple[int, int]:
+        first = chunk * self.size
+        return first, min(first + self.size, self.total)
+
+    def _spawn(self) -> _Worker:
+        parent, child = self.context.Pipe()
+        # The child inherits every open pipe end: it closes the parent's ends of the other
+        # workers' pipes, so that each pipe reaches end-of-file when the parent is gone.
+        others = [w.conn for w in self.workers] + [parent]
+        # SIGINT blocked across the fork: the child ignores it before it can arrive.
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            process = self.context.Process(target=_worker, args=(child, self.setup, others), daemon=True)
+            process.start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        child.close()
+        worker = _Worker(process, parent)
+        self.workers.append(worker)
+        return worker
+
+    def _lose(self, worker: _Worker) -> None:
+        """A worker that died: drop it, start another, play its chunk again (once)."""
+        worker.process.join(1)
+        worker.conn.close()
+        self.workers.remove(worker)
+        chunk = worker.chunk
+        if chunk is not None:
+            first, stop = self._deals(chunk)
+            self.lost[chunk] = self.lost.get(chunk, 0) + 1
+            if self.lost[chunk] > 1:
+                raise SimulationError(f"a worker process was lost twice playing deals {first}-{stop - 1} "
+                                      f"({_exit_reason(worker.process.exitcode)}): the run cannot be completed")
+            self.retry.appendleft(chunk)
+        self._spawn()
+
+    def run(self) -> None:
+        try:
+            self._run()
+        finally:
+            self._stop()
+
+    def _run(self) -> None:
+        done: dict[int, list[dict[str, Any]]] = {}
+        summed = 0  # chunks summed so far (in order)
+        sent = 0  # chunks handed out (retries aside)
+        for _ in range(self.count):
+            self._spawn()
+        while summed < self.chunks and not self.interrupt.requested:
+            for worker in self.workers:
+                if worker.chunk is not None:
+                    continue
+                if self.retry:
+                    chunk = self.retry.popleft()
+                elif sent < self.chunks and sent - summed < self.AHEAD * self.count:
+                    chunk, sent = sent, sent + 1
+                else:
+                    break
+                worker.chunk = chunk
+                with contextlib.suppress(OSError):  # it died while idle: seen below
+                    worker.conn.send(self._deals(chunk))
+            by_handle: dict[Any, _Worker] = {}
+            for worker in self.workers:
+                by_handle[worker.conn] = worker
+                by_handle[worker.process.sentinel] = worker
+            ready = {id(by_handle[h]): by_handle[h] for h in self.wait(list(by_handle), self.POLL)}
+            for worker in ready.values():
+                try:
+                    if not worker.conn.poll():
+                        raise EOFError  # only its process ended
+                    status, first, payload = worker.conn.recv()
+                except (EOFError, OSError, ValueError, TypeError):
+                    self._lose(worker)
+                    continue
+                if status == "failed":
+                    last = min(first + self.size, self.total) - 1
+                    raise SimulationError(f"a worker process failed playing deals {first}-{last}: {payload}")
+                done[first // self.size] = payload
+                worker.chunk = None
+            while summed in done:
+                for one in done.pop(summed):
+                    self.summary.add(one)
+                summed += 1
+
+    def _stop(self) -> None:
+        """End every worker: those still playing (SIGINT, an error) are terminated."""
+        for worker in self.workers:
+            if worker.chunk is None:
+                with contextlib.suppress(OSError):
+                    worker.conn.send(None)
+            else:
+                worker.process.terminate()
+        for worker in self.workers:
+            worker.process.join(1)
+            if worker.process.is_alive():
+                worker.process.kill()
+                worker.process.join()
+            worker.conn.close()
+        self.workers = []

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from cardavia.compiler.model.tiles import CODES, SUITS
+from cardavia.compiler.settlement import kong_reason
 
 from cardavia.render.catalog import (
     PATTERN_NAME,
@@ -215,8 +216,9 @@ class Words:
     def reason(self, reason: str) -> str:
         """A payment's reason: the engine's own (a win, a kong) or one the variant names."""
         t = self.t
-        own = {"win": t.pgettext("game", "win"), "exposed_kong": t.pgettext("game", "exposed kong"),
-               "added_kong": t.pgettext("game", "added kong"), "concealed_kong": t.pgettext("game", "concealed kong"),
+        own = {"win": t.pgettext("game", "win"), kong_reason("exposed"): t.pgettext("game", "exposed kong"),
+               kong_reason("added"): t.pgettext("game", "added kong"),
+               kong_reason("concealed"): t.pgettext("game", "concealed kong"),
                "kong_refund": t.pgettext("game", "kong refund")}
         if reason in own:
             return own[reason]

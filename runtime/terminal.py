@@ -31,7 +31,7 @@ from .analysis import Analyst, View, analyst
 from .bots import BaselineBot
 from .controllers import play_deal
 from .deal import Deal
-from .screen import DRAWN_STYLE, LAST_DISCARD_STYLE, Quit, Screen, _discard_typeahead, number
+from .screen import DRAWN_STYLE, NEWEST_DISCARD_STYLE, Quit, Screen, _discard_typeahead, number
 from .simulate import deal_seed
 from .telling import HUMAN, Words, capital
 from .wall import shuffled_wall
@@ -164,7 +164,7 @@ class Game:
             river = deal.rivers[seat]
             discards = Text("  " + t.pgettext("game", "discards") + ": ")
             if river:
-                styles = {len(river) - 1: LAST_DISCARD_STYLE} if last is not None and last["seat"] == seat else {}
+                styles = {len(river) - 1: NEWEST_DISCARD_STYLE} if last is not None and last["seat"] == seat else {}
                 discards.append_text(screen.tiles([deal.kinds[x] for x in river], styles))
             else:
                 discards.append("-")

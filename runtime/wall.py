@@ -11,6 +11,7 @@ import random
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
+from cardavia.compiler.errors import quoted
 from cardavia.compiler.model.tiles import CODES, TileError, TileSet, kind_of
 
 if TYPE_CHECKING:
@@ -54,11 +55,19 @@ def wall_from_codes(tiles: TileSet, codes: Sequence[object]) -> list[int]:
     return ids
 
 
-def check_wall_ids(tiles: TileSet, ids: Sequence[int]) -> list[int]:
+def check_wall_ids(tiles: TileSet, ids: Sequence[object]) -> list[int]:
     """A wall given as ids must be a permutation of the variant's ids."""
-    if sorted(ids) != list(range(len(tiles))):
+    if not isinstance(ids, (list, tuple)):
+        raise WallError("'wall_ids' must be a list of tile ids")
+    checked: list[int] = []
+    for pos, tid in enumerate(ids):
+        if type(tid) is not int:  # not 3.0, not true
+            raise WallError(f"wall_ids[{pos}]: {quoted(tid)} is not a tile id: expected a whole number "
+                            f"0-{len(tiles) - 1}")
+        checked.append(tid)
+    if sorted(checked) != list(range(len(tiles))):
         raise WallError(f"a wall of ids must hold each of 0..{len(tiles) - 1} exactly once")
-    return list(ids)
+    return checked
 
 
 def build_wall(variant: CompiledVariant, hands: dict[int, str] | None = None, *, dealer: int = 0,

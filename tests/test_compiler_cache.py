@@ -46,7 +46,7 @@ def no_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("the cached variant was parsed again")
     monkeypatch.setattr(source_mod, "load", refuse)
-    monkeypatch.setattr("cardavia.compiler.variant.load", refuse)
+    monkeypatch.setattr("cardavia.compiler.variant.load_document", refuse)
     monkeypatch.setattr("cardavia.compiler.language.checker.parse", refuse)
 
 

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
-from cardavia.compiler import compile_text, parse_notation
+from cardavia.compiler import compile_file, parse_notation
 from cardavia.compiler.language.checker import Env
 from cardavia.compiler.language.compiled import generate
 from cardavia.compiler.language.types import BOOL, PLAYER
@@ -107,18 +108,13 @@ def test_examples_of_conditions_are_conditions() -> None:
             assert generate(example, _env(kind)).type == BOOL or kind == "player", (name, example)
 
 
-def test_the_change_a_rule_walkthrough_works() -> None:
-    text = (ROOT / "variants" / "hk.yaml").read_text(encoding="utf-8")
-    assert "  minimum: 3\n" in text and "minimum: 1" in DOC and 'when: "all(t in tiles: t.simple)"' in DOC
-    text = text.replace("  minimum: 3\n", "  minimum: 1\n")
-    text = text.replace("  patterns:\n", "  patterns:\n"
-                        "    - id: all_simples\n"
-                        "      name: All simples\n"
-                        "      description: No terminal and no honor.\n"
-                        "      value: 1\n"
-                        '      when: "all(t in tiles: t.simple)"\n', 1)
-    variant = compile_text(text, "my-hk.yaml")
-    assert variant.scoring.minimum == 1
+def test_the_change_a_rule_walkthrough_works(tmp_path: Path) -> None:
+    section = DOC[DOC.index("## Walk-through: change a rule"):DOC.index("### Overlays")]
+    block = section[section.index("```yaml\n") + 8:section.index("```\n", section.index("```yaml\n") + 8)]
+    overlay = tmp_path / "my-hk.yaml"
+    overlay.write_text(textwrap.dedent(block), encoding="utf-8")
+    variant = compile_file(overlay)
+    assert variant.scoring.minimum == 1 and "all_simples" in variant.scoring.table.by_id
     hand = '"234m 456p 678s 345s 2m +2m"'
     assert f"cardavia score my-hk.yaml {hand}" in DOC
     result = variant.scorer.score(parse_notation(hand.strip('"')))

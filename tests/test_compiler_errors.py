@@ -272,7 +272,7 @@ def test_expression_that_ends_too_early() -> None:
 @pytest.mark.parametrize("style,lines", [
     ("plain", ["      when: len(pungs) == 4 and bogus"]),
     ("single", ["      when: 'len(pungs) == 4 and bogus'"]),
-    ("double with escapes", ['      when: "shape == \\"x\\" and bogus"']),
+    ("double with escapes", ['      when: "shape == \\"standard\\" and bogus"']),
     ("plain on two lines", ["      when: len(pungs) == 4", "        and bogus"]),
     ("double on two lines", ['      when: "len(pungs) == 4', '        and bogus"']),
     ("folded", ["      when: >-", "        len(pungs) == 4", "        and", "        bogus"]),

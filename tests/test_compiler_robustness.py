@@ -13,11 +13,14 @@ import os
 import re
 from pathlib import Path
 
+import pytest
 from cardavia.compiler import VariantError, compile_text
 from cardavia.compiler.language.vocabulary import FUNCTIONS, GROUP_ATTRS, PLAYER_ATTRS, TILE_ATTRS
 from cardavia.compiler.scoring.context import PATTERN_FACTS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+pytestmark = pytest.mark.slow  # property sweeps of hostile inputs (about 35 s)
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = {p.stem: p.read_text(encoding="utf-8") for p in sorted((ROOT / "variants").glob("*.yaml"))}

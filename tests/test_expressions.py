@@ -96,9 +96,26 @@ def test_arithmetic_matches_python(a: int, b: int, c: int) -> None:
 
 def test_runtime_limits_are_errors_not_hangs() -> None:
     with pytest.raises(ArithmeticError):
-        value("2 ** 65")
+        value("2 ** (n * 30)")  # 2 ** 90
     with pytest.raises(ArithmeticError):
         value("n // (m - 5)")
+
+
+@pytest.mark.parametrize("text,message", [
+    ("2 ** 65", "the exponent of '**' is always outside 0 to 64"),
+    ("n // 0", "the right side of '//' is always 0: a division by zero"),
+    ("n % (3 - 3)", "the right side of '%' is always 0: a division by zero"),
+    ("[1, 2, 3][n]", "the index may fall outside the list: it can be any number to any number"),
+    ("[1, 2, 3][min(len(xs), 3)]", "it can be 0 to 3, the list's places are 0 to 2"),
+    ("xs[0]", "only a list written out can be indexed"),
+])
+def test_constant_mistakes_are_compile_errors(text: str, message: str) -> None:
+    assert message in error(text).message
+
+
+def test_a_lookup_table_indexed_within_its_bounds() -> None:
+    assert value("[1, 2, 4, 8][min(len(xs), 3)]") == 8  # xs holds 3 numbers
+    assert value("[1, 2, 4, 8][min(len(xs), 3) // 2]") == 2
 
 
 @pytest.mark.parametrize("text,message,column", [

@@ -24,6 +24,8 @@ from cardavia.compiler.scoring import fastjson
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+pytestmark = pytest.mark.slow  # property sweeps of the fast request reader (about 30 s)
+
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "tests" / "data" / "mcr-sample.jsonl"
 

@@ -20,6 +20,8 @@ import pytest
 
 from cardavia.cli import main
 
+pytestmark = pytest.mark.slow  # a browser over every page (about 15 s)
+
 playwright_api = pytest.importorskip("playwright.sync_api",
                                      reason="playwright is not installed (pip install -e '.[test]')")
 

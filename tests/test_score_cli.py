@@ -313,12 +313,18 @@ def test_missing_hand_or_hand_with_jsonl_exits_2(capsys):
     assert code == 2 and "--jsonl" in err
 
 
-@pytest.mark.parametrize("argv", [["hk", HAND, "--seat", "X"], ["hk", HAND, "--json", "--jsonl"],
-                                  ["hk", HAND, "--missing-suit", "z"]])
+@pytest.mark.parametrize("argv", [["hk", HAND, "--seat", "X"], ["hk", HAND, "--missing-suit", "z"]])
 def test_bad_options_exit_2(capsys, argv):
     with pytest.raises(SystemExit) as exc:
         main(["score", *argv])
     assert exc.value.code == 2
+
+
+@pytest.mark.parametrize("argv", [["hk", HAND, "--json", "--jsonl"], ["hk", HAND, "--json", "--seat", "X"]])
+def test_bad_options_in_a_json_mode_are_answered_as_json(capsys, argv):
+    assert main(["score", *argv]) == 2
+    out, err = capsys.readouterr()
+    assert err == "" and set(json.loads(out)) == {"error"}
 
 
 # ------------------------------------------------------------ a real process

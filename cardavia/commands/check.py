@@ -4,10 +4,10 @@ summary or every problem, or the Python generated to score them."""
 from __future__ import annotations
 
 import argparse
-import sys
 
-from cardavia.commands import print_problems
+from cardavia.commands import fail, print_problems, visible, write
 from cardavia.compiler import VariantError, load_variant
+from cardavia.compiler.errors import quoted
 from cardavia.compiler.variant import CompiledVariant
 
 
@@ -27,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
     status = 0
     for i, name in enumerate(args.variants):
         if i:
-            print()
+            write("\n")
         try:
             variant = load_variant(name)
         except VariantError as exc:
@@ -37,9 +37,9 @@ def run(args: argparse.Namespace) -> int:
         if args.emit_scorer is not None:
             status = max(status, _emit(variant, args.emit_scorer))
             continue
-        print("\n".join(variant.summary_lines()))
-        for line in _extra_lines(variant, getattr(args, "verbose", False)):
-            print(line)
+        # a title or name from the file is shown as text, whatever it holds (an escape sequence...)
+        lines = variant.summary_lines() + _extra_lines(variant, getattr(args, "verbose", False))
+        write("".join(f"{visible(line)}\n" for line in lines))
     return status
 
 
@@ -47,14 +47,12 @@ def _emit(variant: CompiledVariant, shape: str) -> int:
     """Print the generated scorer of ``shape`` (every shape when empty); 1 for an unknown shape."""
     shapes = [s.id for s in variant.scoring.shapes]
     if shape and shape not in shapes:
-        print(f"error: {variant.path}: unknown shape {shape!r}: expected one of {', '.join(shapes)}",
-              file=sys.stderr)
-        return 1
+        return fail(f"{variant.path}: unknown shape {quoted(shape)}: expected one of {', '.join(shapes)}", 1)
     for i, sid in enumerate([shape] if shape else shapes):
         if i:
-            print()
-        print(f"# ---- the scorer of shape {sid} ({variant.path}) ----\n")
-        print(variant.scorer_source(sid), end="")
+            write("\n")
+        write(f"# ---- the scorer of shape {sid} ({visible(variant.path)}) ----\n\n")
+        write(variant.scorer_source(sid))
     return 0
 
 

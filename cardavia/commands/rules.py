@@ -7,11 +7,11 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
-from cardavia.commands import print_problems
+from cardavia.commands import fail, print_problems, visible, write
 from cardavia.compiler import VariantError, load_variant
+from cardavia.compiler.errors import quoted
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -32,28 +32,29 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def _fail(message: str) -> int:
-    print(f"error: {message}", file=sys.stderr)
-    return 2
-
-
 def run(args: argparse.Namespace) -> int:
     from cardavia.render.languages import UnknownLanguage, language
 
+    if args.output == "" or args.out == "":
+        return fail(f"{'-o' if args.output == '' else '--out'} is empty: expected a "
+                    f"{'file' if args.output == '' else 'directory'} name (without -o, the page goes to "
+                    "standard output)")
     if args.all:
-        if args.variant or args.output:
-            return _fail("--all builds every variant: give --out DIR, not a variant or -o")
-        if not args.out:
-            return _fail("--all needs --out DIR, the directory to write the site to")
+        if args.variant:
+            return fail(f"--all builds every variant: give no variant ({quoted(args.variant)})")
+        if args.output is not None:
+            return fail(f"--all writes a directory: give --out DIR, not -o {quoted(args.output)}")
+        if args.out is None:
+            return fail("--all needs --out DIR, the directory to write the site to")
         return _site(Path(args.out))
     if not args.variant:
-        return _fail("give a variant (hk, mcr, sichuan or a .yaml path), or --all --out DIR")
-    if args.out:
-        return _fail("--out is for --all; use -o FILE for one page")
+        return fail("give a variant (hk, mcr, sichuan or a .yaml path), or --all --out DIR")
+    if args.out is not None:
+        return fail(f"--out {quoted(args.out)} is for --all; use -o FILE for one page")
     try:
         lang = language(args.lang)
     except UnknownLanguage as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     try:
         variant = load_variant(args.variant)
     except VariantError as exc:
@@ -62,28 +63,36 @@ def run(args: argparse.Namespace) -> int:
     from cardavia.render.pages import render_game
 
     text = render_game(variant, lang, args.format)
-    if args.output:
+    if args.output is not None:
         try:
             Path(args.output).write_text(text, encoding="utf-8")
-        except OSError as exc:
-            return _fail(f"cannot write {args.output}: {exc.strerror or exc}")
+        except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
+            return fail(f"cannot write {quoted(args.output)}: {_reason(exc)}")
     else:
-        sys.stdout.write(text)
-        sys.stdout.flush()
+        write(text)
     return 0
+
+
+def _reason(exc: Exception) -> str:
+    return exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
 
 
 def _site(out: Path) -> int:
     from cardavia.render.site import build_site
 
-    if out.exists() and not out.is_dir():
-        return _fail(f"{out} exists and is not a directory")
+    try:
+        clash = out.exists() and not out.is_dir()
+    except (OSError, ValueError) as exc:  # a NUL or a name too long
+        return fail(f"cannot write the site to {quoted(str(out))}: {_reason(exc)}")
+    if clash:
+        return fail(f"{quoted(str(out))} exists and is not a directory: --out names the site's directory")
     try:
         written = build_site(out)
     except VariantError as exc:
         print_problems(exc)
         return 2
-    except OSError as exc:
-        return _fail(f"cannot write the site to {out}: {exc.strerror or exc}")
-    print(f"wrote {len(written)} files to {out}")
+    except (OSError, ValueError) as exc:
+        where = getattr(exc, "filename", None) or out  # the very file or folder in the way
+        return fail(f"cannot write the site to {quoted(str(out))}: {quoted(str(where))}: {_reason(exc)}")
+    write(f"wrote {len(written)} files to {visible(str(out))}\n")
     return 0

@@ -8,8 +8,10 @@ names the installed file. The text is the shipped file's, byte for byte.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
+
+from cardavia.commands import fail, write
+from cardavia.compiler.errors import quoted
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -28,16 +30,17 @@ def run(args: argparse.Namespace) -> int:
     from cardavia.compiler.loading.schema import SCHEMA_PATH
 
     if args.path:
-        print(SCHEMA_PATH.resolve())
+        write(f"{SCHEMA_PATH.resolve()}\n")
         return 0
     text = SCHEMA_PATH.read_text(encoding="utf-8")
-    if args.output:
+    if args.output == "":
+        return fail("-o is empty: expected a file name (without -o, the schema goes to standard output)")
+    if args.output is not None:
         try:
             Path(args.output).write_text(text, encoding="utf-8")
-        except OSError as exc:
-            print(f"error: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
-            return 2
+        except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            return fail(f"cannot write {quoted(args.output)}: {reason}")
         return 0
-    sys.stdout.write(text)
-    sys.stdout.flush()
+    write(text)
     return 0

@@ -13,12 +13,12 @@ import contextlib
 import gc
 import io
 import json
-import sys
 from collections.abc import Iterable, Iterator
 from typing import IO, TYPE_CHECKING, Any
 
-from cardavia.commands import fail, print_problems, refusal, unit_word
+from cardavia.commands import StreamError, fail, output_error, print_problems, refusal, stdin, stdout, unit_word, write
 from cardavia.compiler import HandError, VariantError, from_json, load_variant, parse_notation
+from cardavia.compiler.errors import json_int, quoted, visible_lines
 from cardavia.compiler.model.hand import Hand
 from cardavia.compiler.model.tiles import WIND_LETTERS, TileError
 from cardavia.compiler.scoring.context import HandContext
@@ -88,17 +88,17 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.jsonl:
         if args.hand:
-            print("error: --jsonl reads hands from standard input; give no HAND argument", file=sys.stderr)
-            return 2
+            return fail("--jsonl reads hands from standard input; give no HAND argument")
+        source, out = stdin().buffer, stdout()
         # What is loaded now lives as long as the batch: the collector need not walk it
         # again each time the tables the batch fills trigger a collection. What the batch
         # built lives until the process ends: the collection at exit need not walk it.
         gc.freeze()
-        status = jsonl(variant, sys.stdin.buffer, sys.stdout)
+        status = jsonl(variant, source, out)
         gc.freeze()
         return status
     if not args.hand:
-        return fail("give a HAND (e.g. \"123m 456m 789m 123p 5p +5p\") or --jsonl", args.json)
+        return fail("give a HAND (e.g. \"123m 456m 789m 123p 5p +5p\") or --jsonl", as_json=args.json)
     try:
         hand = parse_notation(
             args.hand, variant.scorer.hand_size, self_drawn=args.self_drawn, seat_wind=args.seat, round_wind=args.round,
@@ -107,12 +107,13 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             text = json.dumps(result_json(variant, hand, details=True))
         else:
-            text = table(variant, hand, variant.scorer.score(hand))
+            text = visible_lines(table(variant, hand, variant.scorer.score(hand)))  # names from the file
     except INPUT_ERRORS as exc:
-        return fail(str(exc), args.json)
+        return fail(str(exc), as_json=args.json)
     except Exception as exc:  # an engine bug must still not print a traceback
-        return fail(f"internal error while scoring {args.hand!r}: {type(exc).__name__}: {exc}", args.json, 1)
-    print(text)
+        return fail(f"internal error while scoring {quoted(args.hand)}: {type(exc).__name__}: {exc}", 1,
+                    as_json=args.json)
+    write(text + "\n")
     return 0
 
 
@@ -211,46 +212,87 @@ def jsonl(variant: CompiledVariant, source: IO[bytes], out: IO[str]) -> int:
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
-                answers.append(_error(f"line {number}: not UTF-8 text (byte {exc.start + 1})"))
+                if raw is _TOO_LONG:
+                    answers.append(_error(f"line {number}: longer than {MAX_LINE_BYTES:,} bytes: a request "
+                                          "takes well under 1,000"))
+                else:
+                    answers.append(_error(f"line {number}: not UTF-8 text (byte {exc.start + 1})"))
                 continue
             if line and not line.isspace():  # a blank line gets no answer
                 # (the fast path, when there is one, has already turned this line down)
                 answers.append(_checked_answer(encode, line, number))
         if answers:
-            out.write("".join(answers))
-            out.flush()
+            try:
+                out.write("".join(answers))
+                out.flush()
+            except BrokenPipeError:
+                raise
+            except OSError as exc:  # a full disk: the answers are lost, the batch cannot go on
+                raise output_error(exc) from None
     return 0
+
+
+#: The longest request line read (real requests are under 1,000 bytes); a longer one is
+#: answered with an error, and memory does not grow with it.
+MAX_LINE_BYTES = 1_000_000
+
+
+class _TooLong(bytes):
+    """Stands for a line longer than :data:`MAX_LINE_BYTES`. Its one byte is not UTF-8, so
+    the batch loop takes it for a line that is not text, where it is told apart (off the
+    path of every other line)."""
+
+
+_TOO_LONG = _TooLong(b"\xff")
 
 
 def _arrived(source: IO[bytes], size: int = 1 << 16) -> Iterator[Iterable[bytes]]:
     """The lines of ``source`` (each with its b"\n", as iterating a binary file gives them),
     in groups: those already arrived, read with one ``read1`` call that waits only when
-    nothing is buffered. A source without ``read1`` gives one line at a time."""
+    nothing is buffered. A source without ``read1`` gives one line at a time. A line longer
+    than :data:`MAX_LINE_BYTES` (it spans chunks: only then is a length checked) is given as
+    :data:`_TOO_LONG`, its bytes dropped as they come."""
     read1 = getattr(source, "read1", None)
     if read1 is None:
         for raw in source:
-            yield (raw,)
+            yield (raw,) if len(raw) <= MAX_LINE_BYTES else (_TOO_LONG,)
         return
     partial: list[bytes] = []  # the start of a line not yet complete
+    pending = 0  # its length (counted on when a line too long is dropped)
     while True:
-        chunk = read1(size)
+        try:
+            chunk = read1(size)
+        except OSError as exc:  # e.g. standard input is a folder
+            raise StreamError(f"cannot read standard input: {exc.strerror or exc}") from None
         if not chunk:
-            if partial:
-                yield (b"".join(partial),)
+            if pending:
+                yield (b"".join(partial) if pending <= MAX_LINE_BYTES else _TOO_LONG,)
             return
         end = chunk.rfind(b"\n") + 1
         if not end:
-            partial.append(chunk)
+            pending += len(chunk)
+            if pending <= MAX_LINE_BYTES:
+                partial.append(chunk)
+            else:
+                partial = []
             continue
-        if partial:
-            partial.append(chunk[:end])
-            whole = b"".join(partial)
+        if pending:
+            first = chunk.find(b"\n") + 1  # the end of the line begun in earlier chunks
+            if pending + first > MAX_LINE_BYTES:
+                yield (_TOO_LONG,)
+                whole = chunk[first:end]
+            else:
+                partial.append(chunk[:end])
+                whole = b"".join(partial)
             partial = []
+            pending = 0
         else:
             whole = chunk[:end]
         if end < len(chunk):
             partial.append(chunk[end:])
-        yield io.BytesIO(whole)
+            pending = len(chunk) - end
+        if whole:
+            yield io.BytesIO(whole)
 
 
 def _answer(encode: LineEncoder, line: str, number: int) -> str:
@@ -267,7 +309,13 @@ def _answer(encode: LineEncoder, line: str, number: int) -> str:
 def _checked_answer(encode: LineEncoder, line: str, number: int) -> str:
     """The answer through json.loads and from_json, which say what is wrong with a request."""
     try:
-        return encode.hand(from_json(json.loads(line), encode.size))
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError:
+            raise
+        except ValueError:  # an integer of more than 4,300 digits: in a field that is ignored,
+            obj = json.loads(line, parse_int=json_int)  # it must not matter
+        return encode.hand(from_json(obj, encode.size))
     except Exception as exc:
         return _failure(exc, number)
 

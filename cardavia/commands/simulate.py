@@ -12,14 +12,29 @@ import contextlib
 import json
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
-from cardavia.commands import fail, print_problems
+from cardavia.commands import fail, print_problems, write
+from cardavia.compiler.errors import quoted
 from cardavia.runtime.bots import KINDS
 
 #: Seconds a run goes on before its progress bar appears.
 PROGRESS_AFTER = 0.5
+
+
+def _whole(low: int) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least ``low``, said briefly when it is not."""
+    def whole(text: str) -> int:
+        try:
+            n = int(text) if len(text) <= 100 else None
+        except ValueError:
+            n = None
+        if n is None or n < low:
+            what = "a whole number" if low == -1 << 64 else f"a whole number of at least {low}"
+            raise argparse.ArgumentTypeError(f"{quoted(text)} is not {what}")
+        return n
+    return whole
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -28,60 +43,62 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Play deals with computer players and report wins, points, draws, pattern frequencies and "
                     "invariant violations (counted by an independent checker that replays each event log). "
                     "Player kinds: baseline (legal, greedy toward a win), random, and the AI levels ai, ai:easy, "
-                    "ai:strong. Results do not depend on --workers.")
+                    "ai:strong. Results do not depend on --workers. Ctrl-C stops the run and prints what the "
+                    "deals done so far give (exit status 130).")
     p.add_argument("variant", metavar="VARIANT", help="hk, mcr, sichuan, or a path to a YAML file")
-    p.add_argument("--deals", type=int, default=100, help="number of deals (walls with --duplicate; default 100)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the walls and players (default 0)")
+    p.add_argument("--deals", type=_whole(0), default=100,
+                   help="number of deals (walls with --duplicate; default 100)")
+    p.add_argument("--seed", type=_whole(-1 << 64), default=0, help="seed of the walls and players (default 0)")
     p.add_argument("--players", help=f"one kind per seat, comma-separated ({', '.join(KINDS)}); default ai")
     p.add_argument("--duplicate", action="store_true",
                    help="play each wall four times, players rotated through the seats")
-    p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--workers", type=_whole(1), default=1,
+                   help="worker processes (default 1; at most the CPUs available)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from cardavia.compiler import VariantError, load_variant
-    from cardavia.runtime.simulate import simulate
+    from cardavia.runtime.simulate import SimulationError, simulate
 
-    if args.deals < 0:
-        return fail("--deals must be 0 or more", args.json)
-    if args.workers < 1:
-        return fail("--workers must be at least 1", args.json)
     players = None
     if args.players is not None:
         players = [k.strip() for k in args.players.split(",")]
         unknown = [k for k in players if k not in KINDS]
         if unknown:
-            return fail(f"--players: unknown kind {unknown[0]!r}: expected one of {', '.join(KINDS)}", args.json)
+            return fail(f"--players: unknown kind {quoted(unknown[0])}: expected one of {', '.join(KINDS)}",
+                        as_json=args.json)
     try:
         variant = load_variant(args.variant)
         n = variant.table.players
         total = args.deals * n if args.duplicate else args.deals
-        with _progress(total, sys.stderr.isatty()):
-            out = simulate(args.variant, args.deals, args.seed, players, args.duplicate, args.workers)
+        with _progress(total, sys.stderr.isatty()) as progress:
+            out = simulate(args.variant, args.deals, args.seed, players, args.duplicate, args.workers, progress)
     except VariantError as exc:
         print_problems(exc, args.json)
         return 2
     except ValueError as exc:
-        return fail(str(exc), args.json)
+        return fail(str(exc), as_json=args.json)
+    except SimulationError as exc:
+        return fail(str(exc), 1, as_json=args.json)
+    interrupted = out.get("interrupted", False)
     if args.json:
-        print(json.dumps(out))
-        return 0
-    print(report(out, variant))
+        write(json.dumps(out) + "\n")
+        return 130 if interrupted else 0
+    write(report(out, variant, total) + "\n")
+    if interrupted:
+        return 130
     return 0 if out["invariant_violations"] == 0 else 1
 
 
 @contextlib.contextmanager
-def _progress(total: int, shown: bool) -> Iterator[None]:
+def _progress(total: int, shown: bool) -> Iterator[Callable[[int], None] | None]:
     """A progress bar on standard error while the deals are played (when ``shown`` and the
-    run lasts more than :data:`PROGRESS_AFTER` seconds), moved by each deal the summary
-    counts: the run's summary class is swapped for one that also advances the bar."""
-    from cardavia.runtime import simulate as module
-
-    base = getattr(module, "Summary", None)
-    if not shown or total < 2 or base is None:
-        yield
+    run lasts more than :data:`PROGRESS_AFTER` seconds); yields what simulate() tells the
+    number of deals done."""
+    if not shown or total < 2:
+        yield None
         return
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -90,27 +107,23 @@ def _progress(total: int, shown: bool) -> Iterator[None]:
                    console=Console(stderr=True), transient=True)
     task = bar.add_task("deals", total=total)
     start = time.monotonic()
-    state = {"started": False}
+    started = False
 
-    class Counting(base):  # type: ignore[misc, valid-type]  # the runtime's Summary, whatever it holds
-        def add(self, one: dict[str, Any]) -> None:
-            super().add(one)
-            if not state["started"] and time.monotonic() - start > PROGRESS_AFTER:
-                bar.start()
-                state["started"] = True
-            bar.advance(task)
+    def advance(done: int) -> None:
+        nonlocal started
+        if not started and time.monotonic() - start > PROGRESS_AFTER:
+            bar.start()
+            started = True
+        bar.update(task, completed=done)
 
-    names = vars(module)  # the module's namespace: simulate() looks Summary up there when it runs
-    names["Summary"] = Counting
     try:
-        yield
+        yield advance
     finally:
-        names["Summary"] = base
-        if state["started"]:
+        if started:
             bar.stop()
 
 
-def report(out: dict[str, Any], variant: Any) -> str:
+def report(out: dict[str, Any], variant: Any, total: int) -> str:
     """The summary for people: a line on the run, a table by seat, the ends, the most
     frequent patterns by name, and each player kind's results when kinds were given."""
     from rich.console import Console
@@ -119,7 +132,9 @@ def report(out: dict[str, Any], variant: Any) -> str:
     names = {p.id: p.name for p in variant.scoring.table.patterns}
     deals = out["deals"]
     rate = out["deals_per_second"]
-    head = (f"{variant.title}: {deals} {'deal' if deals == 1 else 'deals'} in {out['seconds']} s"
+    done = (f"interrupted after {deals} of {total} deals" if out.get("interrupted")
+            else f"{deals} {'deal' if deals == 1 else 'deals'}")
+    head = (f"{variant.title}: {done} in {out['seconds']} s"
             + (f" ({rate} a second)" if rate else "") + f", seed {out['seed']}"
             + (", each wall played once from each seat" if out["duplicate"] else ""))
     seats = Table(box=None, padding=(0, 2), pad_edge=False, show_header=True, header_style="")

@@ -92,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         variant = load_variant(args.variant)
     except VariantError as exc:
-        print_problems(exc, args.json)
+        print_problems(exc, as_json=args.json)
         return 2
     a = analyst(variant)
     if args.jsonl:
@@ -102,7 +102,8 @@ def run(args: argparse.Namespace) -> int:
         gc.freeze()  # what is loaded now lives as long as the batch (see cardavia score)
         return jsonl(a, sys.stdin.buffer, sys.stdout)
     if not args.hand:
-        return fail("give a HAND one tile short of a win (e.g. \"33m 444p 55p [789m] [777p]\") or --jsonl", args.json)
+        return fail("give a HAND one tile short of a win (e.g. \"33m 444p 55p [789m] [777p]\") or --jsonl",
+                    as_json=args.json)
     try:
         request = notation_request(args.hand)
         if "win_tile" in request:
@@ -112,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
         view = read_request(a, request)
         text = json.dumps(answer(a, view)) if args.json else table(a, view)
     except INPUT_ERRORS as exc:
-        return fail(str(exc), args.json)
+        return fail(str(exc), as_json=args.json)
     print(text)
     return 0
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from cardavia.compiler.errors import quoted
+
 
 @dataclass(slots=True, frozen=True)
 class Language:
@@ -42,7 +44,7 @@ def language(tag: str) -> Language:
     found = _BY_KEY.get(str(tag).strip().lower().replace("_", "-")) or _BY_KEY.get(str(tag).strip().lower())
     if found is None:
         expected = ", ".join(lang.tag for lang in LANGUAGES)
-        raise UnknownLanguage(f"unknown language {tag!r}: expected one of {expected}")
+        raise UnknownLanguage(f"unknown language {quoted(tag)}: expected one of {expected}")
     return found
 
 

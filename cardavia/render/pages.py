@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import jinja2
 
+from cardavia.compiler.errors import visible_lines
+
 from .catalog import translator
 from .document import FamilyPage, GamePage
 from .facts import facts_of, family_of
@@ -61,12 +63,28 @@ class Switch:
     current: bool
 
 
+def _plain(value: Any) -> str:
+    """What a text page (txt) prints of a value: control characters written as escapes."""
+    return visible_lines(str(value))
+
+
+_MARKUP = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
+
+
+def _markdown(value: Any) -> str:
+    """What a Markdown page prints of a value: text, never markup a reader's renderer would
+    run (raw HTML from a variant file's names and descriptions is escaped)."""
+    return visible_lines(str(value)).translate(_MARKUP)
+
+
 @lru_cache(maxsize=16)
-def _environment(tag: str, html: bool) -> jinja2.Environment:
+def _environment(tag: str, fmt: str) -> jinja2.Environment:
+    html = fmt == "html"
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
         autoescape=html, extensions=["jinja2.ext.i18n"], trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True, undefined=jinja2.StrictUndefined,
+        finalize=None if html else _markdown if fmt == "md" else _plain,
     )
     callables = translator(tag).jinja_callables()
     cast(_I18nEnvironment, env).install_gettext_callables(
@@ -99,7 +117,7 @@ def _switches(lang: Language, page: str | None) -> list[Switch]:
 
 
 def _render(template: str, lang: Language, fmt: str, **values: Any) -> str:
-    env = _environment(lang.tag, fmt == "html")
+    env = _environment(lang.tag, fmt)
     values.setdefault("nav", [])
     values.setdefault("home", None)
     return env.get_template(template).render(lang=lang.tag, languages=LANGUAGES, **values)

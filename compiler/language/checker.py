@@ -17,7 +17,7 @@ from ..records import FrozenRecord
 from . import ir
 from .parser import ExpressionError, parse, position
 from .types import ANY, BOOL, INT, Type, compatible, is_collection, list_of, set_of
-from .vocabulary import ATTRS, FUNCTIONS, Fact
+from .vocabulary import ATTR_VALUES, ATTRS, FUNCTIONS, Fact
 
 if TYPE_CHECKING:
     from lark import Token, Tree
@@ -137,6 +137,9 @@ class _Checker:
     def v_pow(self, tree: Tree, env: Env) -> ir.Node:
         base = self.expect(tree.children[0], env, INT, "the base of '**'")
         exp = self.expect(tree.children[-1], env, INT, "the exponent of '**'")
+        lo, hi = exp.span
+        if (hi is not None and hi < 0) or (lo is not None and lo > 64):
+            raise _err(tree.children[-1], "the exponent of '**' is always outside 0 to 64")
         return ir.Pow(base, exp)
 
     def v_arith(self, tree: Tree, env: Env) -> ir.Node:
@@ -145,8 +148,11 @@ class _Checker:
         for i in range(1, len(children), 2):
             op = str(children[i])
             right = self.expect(children[i + 1], env, INT, f"the right side of '{op}'")
-            # A literal divisor other than 0 cannot fail; any other is checked at run time.
-            checked = op in ("//", "%") and not (isinstance(right, ir.Const) and right.value != 0)
+            if op in ("//", "%") and right.span == (0, 0):
+                raise _err(children[i + 1], f"the right side of '{op}' is always 0: a division by zero")
+            # A divisor that cannot be 0 cannot fail; any other is checked at run time.
+            lo, hi = right.span
+            checked = op in ("//", "%") and not ((lo is not None and lo > 0) or (hi is not None and hi < 0))
             node = ir.Arith(op, node, right, checked)
         return node
 
@@ -166,6 +172,8 @@ class _Checker:
             elif op in ("==", "!="):
                 if not compatible(left_t, right_t):
                     raise _err(children[i], f"cannot compare a {left_t} with a {right_t}")
+                _known_text(operands[-1], right, children[i + 1])
+                _known_text(right, operands[-1], children[i - 1])
             else:
                 for side, t in ((children[i - 1], left_t), (children[i + 1], right_t)):
                     if not compatible(t, INT):  # an element of an empty list [] may be a number
@@ -193,6 +201,22 @@ class _Checker:
             raise _err(tree.children[1], f"a {obj.type} has no attribute {name!r}{did_you_mean(name, attrs)}: "
                                          f"expected one of {', '.join(sorted(attrs))}")
         return ir.Attr(obj, name, attrs[name][0])
+
+    def v_index(self, tree: Tree, env: Env) -> ir.Node:
+        seq = self.visit(tree.children[0], env)
+        index = self.expect(tree.children[1], env, INT, "an index")
+        if seq.type.name != "list":
+            raise _err(tree.children[0], f"only a list can be indexed, got a {seq.type}")
+        if not isinstance(seq, ir.ListLit):
+            raise _err(tree.children[0], "only a list written out can be indexed, e.g. [1, 2, 4, 8][fan]")
+        lo, hi = index.span
+        last = len(seq.items) - 1
+        if lo is None or hi is None or lo < 0 or hi > last:
+            shown = f"{'any number' if lo is None else lo} to {'any number' if hi is None else hi}"
+            bound = "a fact the variant bounds (total under a cap), or min(x, N)"
+            raise _err(tree.children[1], f"the index may fall outside the list: it can be {shown}, the list's "
+                                         f"places are 0 to {last}: expected {bound}")
+        return ir.Index(seq, index, seq.type.item or ANY)
 
     def _items(self, trees: list[Tree], env: Env, what: str) -> tuple[Type, tuple[ir.Node, ...]]:
         item_t = ANY
@@ -262,6 +286,28 @@ class _Checker:
         result = (list_of(domain.type.item or ANY) if quant == "filter" else INT if quant in ("count", "sum")
                   else BOOL)
         return ir.Quant(quant, tuple(bound), domain, body, result)
+
+
+def _values_of(node: ir.Node) -> frozenset[str] | None:
+    """The texts ``node`` can be, when the vocabulary knows them (a fact's or an attribute's)."""
+    while isinstance(node, ir.Def):
+        node = node.body
+    if isinstance(node, ir.FactRead):
+        return node.fact.values
+    if isinstance(node, ir.Attr):
+        return ATTR_VALUES.get((node.obj.type, node.name))
+    return None
+
+
+def _known_text(node: ir.Node, other: ir.Node, tree: Tree | Token) -> None:
+    """Refuse comparing ``node`` with a quoted text it can never be (a misspelt shape id
+    would make a condition that never holds)."""
+    values = _values_of(node)
+    if values is None or not isinstance(other, ir.Const) or not isinstance(other.value, str):
+        return
+    if other.value not in values:
+        raise _err(tree, f"{other.value!r} is not a value it can take{did_you_mean(other.value, values)}: "
+                         f"expected one of {', '.join(repr(v) for v in sorted(values))}")
 
 
 def check(text: str, env: Env, want: Type | None = None, what: str = "the expression") -> ir.Node:

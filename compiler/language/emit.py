@@ -103,7 +103,11 @@ class _Emitter:
         return f"(len({{{', '.join(self.emit(a) for a in n.args)}}}) == {len(n.args)})"
 
     def e_Index(self, n: ir.Index) -> str:
-        return f"{self.emit(n.seq)}[{self.emit(n.index)}]"
+        seq = n.seq
+        if isinstance(seq, ir.ListLit) and all(isinstance(i, ir.Const) for i in seq.items):
+            # a table of constants: a tuple Python folds into one constant
+            return "(" + ", ".join(self.emit(i) for i in seq.items) + f",)[{self.emit(n.index)}]"
+        return f"{self.emit(seq)}[{self.emit(n.index)}]"
 
     def e_MaskTest(self, n: ir.MaskTest) -> str:
         held = self.emit(n.held)

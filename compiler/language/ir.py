@@ -20,7 +20,10 @@ Every node knows its ``type`` and, worked out once from its children:
 * ``cost``: an upper bound on the steps evaluating it takes (a quantifier multiplies its
   body's by the choices it ranges over);
 * ``chars``: an upper bound on the size of its Python source, definitions written out
-  wherever they are used; ``nesting``: how deeply its parts nest.
+  wherever they are used; ``nesting``: how deeply its parts nest;
+* ``span``: for a number, the least and the most it can be (None where unbounded), so
+  that an index can be checked against its list and a division by a divisor that is
+  always 0 refused, when the variant is compiled.
 
 The last three are what the checker bounds, so that a small file cannot ask for a
 huge computation or a huge source (a definition used twice by the next, twenty times
@@ -39,12 +42,23 @@ from .types import from_json as type_from_json
 from .types import to_json as type_to_json
 from .vocabulary import Fact
 
+Span = tuple[int | None, int | None]
+#: The span of a number nothing bounds.
+UNBOUNDED: Span = (None, None)
+
+
+def _join(*spans: Span) -> Span:
+    """The smallest span holding every one of ``spans``."""
+    los = [s[0] for s in spans]
+    his = [s[1] for s in spans]
+    return (None if None in los else min(los), None if None in his else max(his))  # type: ignore[type-var]
+
 
 class Node:
     """A node of the IR (see the module docstring for the derived properties)."""
 
     __slots__ = ("type", "key", "_hash", "reads", "free", "fails", "work", "lazy", "size", "most", "cost", "chars",
-                 "nesting")
+                 "nesting", "span")
     tag: ClassVar[str] = ""
     #: Does the node itself (not its children) do work, fail, read lazily?
     WORK: ClassVar[bool] = False
@@ -63,6 +77,7 @@ class Node:
     cost: int
     chars: int
     nesting: int
+    span: Span
 
     def _finish(self, type: Type, own: tuple[Any, ...], children: tuple[Node, ...],
                 reads: frozenset[str] = frozenset(), free: frozenset[tuple[str, int]] = frozenset(),
@@ -87,6 +102,11 @@ class Node:
         most, cost = self._measure(children)
         set_(self, "most", most)
         set_(self, "cost", cost)
+        set_(self, "span", self._span() if type == INT else UNBOUNDED)
+
+    def _span(self) -> Span:
+        """The least and the most this number can be (see the module docstring)."""
+        return UNBOUNDED
 
     def _measure(self, children: tuple[Node, ...]) -> tuple[int, int]:
         """(most elements, cost) of this node from its children's: a single value, one step
@@ -141,6 +161,10 @@ class Const(Node):
         self._finish(t, (type(value).__name__, value), ())
 
 
+
+    def _span(self) -> Span:
+        return (self.value, self.value) if type(self.value) is int else UNBOUNDED
+
 class TileConst(Node):
     """A tile written in the expression (``5m``): the shared tile of that kind."""
 
@@ -166,9 +190,12 @@ class FactRead(Node):
                      work=fact.lazy, lazy=fact.lazy)
 
 
-
     def _measure(self, children: tuple[Node, ...]) -> tuple[int, int]:
         return (self.fact.most if is_collection(self.fact.type) else 0), 1
+
+
+    def _span(self) -> Span:
+        return self.fact.span
 
 class Slot(Node):
     """An internal attribute of the context (a mask or counts kept for a fact)."""
@@ -211,9 +238,12 @@ class Local(Node):
         _init(self, name=name, value=value)
         self._finish(value.type, (name,), (), reads=value.reads, free=value.free)
 
-
     def _measure(self, children: tuple[Node, ...]) -> tuple[int, int]:
         return self.value.most, 1
+
+
+    def _span(self) -> Span:
+        return self.value.span
 
 
 # -------------------------------------------------------------- operators
@@ -229,6 +259,11 @@ class Unary(Node):
     def __init__(self, op: str, operand: Node) -> None:
         _init(self, op=op, operand=operand)
         self._finish(BOOL if op == "not" else INT, (op,), (operand,))
+
+
+    def _span(self) -> Span:
+        lo, hi = self.operand.span
+        return (None if hi is None else -hi, None if lo is None else -lo)
 
     def children(self) -> tuple[Node, ...]:
         return (self.operand,)
@@ -268,7 +303,6 @@ class Compare(Node):
         _init(self, operands=operands, ops=ops)
         self._finish(BOOL, ops, operands)
 
-
     def _measure(self, children: tuple[Node, ...]) -> tuple[int, int]:
         # Membership looks through the collection on the right.
         looked = sum(right.most for op, right in zip(self.ops, children[1:]) if op in ("in", "not in"))
@@ -296,6 +330,26 @@ class Arith(Node):
         _init(self, op=op, left=left, right=right, checked=checked)
         self._finish(INT, (op, checked), (left, right), fails=checked)
 
+
+    def _span(self) -> Span:
+        (a, b), (c, d) = self.left.span, self.right.span
+        op = self.op
+        if op in ("+", "-"):
+            if op == "-":
+                c, d = (None if d is None else -d), (None if c is None else -c)
+            return (None if a is None or c is None else a + c, None if b is None or d is None else b + d)
+        if None in (a, b, c, d):
+            if op in ("//", "%") and c is not None and c > 0 and a is not None and a >= 0:
+                return (0, d - 1 if op == "%" and d is not None else (b // c if op == "//" and b is not None else None))
+            return UNBOUNDED
+        assert a is not None and b is not None and c is not None and d is not None
+        if op == "*":
+            corners = (a * c, a * d, b * c, b * d)
+            return (min(corners), max(corners))
+        if c > 0 and a >= 0:  # the usual case: a count divided by a positive number
+            return (a // d, b // c) if op == "//" else (0, min(b, d - 1))
+        return UNBOUNDED
+
     def children(self) -> tuple[Node, ...]:
         return (self.left, self.right)
 
@@ -315,6 +369,13 @@ class Pow(Node):
     def __init__(self, base: Node, exp: Node) -> None:
         _init(self, base=base, exp=exp)
         self._finish(INT, (), (base, exp))
+
+
+    def _span(self) -> Span:
+        (a, b), (c, d) = self.base.span, self.exp.span
+        if a is not None and b is not None and c is not None and d is not None and a >= 0 and 0 <= c <= d <= 64:
+            return (a ** c, b ** d)
+        return UNBOUNDED
 
     def children(self) -> tuple[Node, ...]:
         return (self.base, self.exp)
@@ -336,9 +397,12 @@ class IfElse(Node):
         _init(self, then=then, test=test, orelse=orelse)
         self._finish(then.type, (), (then, test, orelse))
 
-
     def _measure(self, children: tuple[Node, ...]) -> tuple[int, int]:
         return max(self.then.most, self.orelse.most), 1 + sum(c.cost for c in children)
+
+
+    def _span(self) -> Span:
+        return _join(self.then.span, self.orelse.span)
 
     def children(self) -> tuple[Node, ...]:
         return (self.then, self.test, self.orelse)
@@ -359,7 +423,6 @@ class Attr(Node):
         _init(self, obj=obj, name=name)
         self._finish(type, (name, type), (obj,))
 
-
     def _measure(self, children: tuple[Node, ...]) -> tuple[int, int]:
         return (4 if is_collection(self.type) else 0), 1 + self.obj.cost  # a set's tiles: four at most
 
@@ -370,50 +433,39 @@ class Attr(Node):
         return Attr(children[0], self.name, self.type)
 
 
-class ListLit(Node):
+class _Items(Node):
+    """A literal of elements, ``[a, b]`` or ``{a, b}``."""
+
+    __slots__ = ("items",)
+    WORK = True
+    items: tuple[Node, ...]
+
+    def __init__(self, items: tuple[Node, ...], type: Type) -> None:
+        _init(self, items=items)
+        self._finish(type, (type,), items)
+
+    def _measure(self, children: tuple[Node, ...]) -> tuple[int, int]:
+        return len(children), 1 + sum(c.cost for c in children)
+
+    def children(self) -> tuple[Node, ...]:
+        return self.items
+
+    def rebuild(self, children: tuple[Node, ...]) -> Node:
+        return type(self)(children, self.type)
+
+
+class ListLit(_Items):
     """``[a, b, ...]``."""
 
-    __slots__ = ("items",)
+    __slots__ = ()
     tag = "list"
-    WORK = True
-    items: tuple[Node, ...]
-
-    def __init__(self, items: tuple[Node, ...], type: Type) -> None:
-        _init(self, items=items)
-        self._finish(type, (type,), items)
 
 
-    def _measure(self, children: tuple[Node, ...]) -> tuple[int, int]:
-        return len(children), 1 + sum(c.cost for c in children)
-
-    def children(self) -> tuple[Node, ...]:
-        return self.items
-
-    def rebuild(self, children: tuple[Node, ...]) -> Node:
-        return ListLit(children, self.type)
-
-
-class SetLit(Node):
+class SetLit(_Items):
     """``{a, b, ...}``: a collection (duplicates count once)."""
 
-    __slots__ = ("items",)
+    __slots__ = ()
     tag = "set"
-    WORK = True
-    items: tuple[Node, ...]
-
-    def __init__(self, items: tuple[Node, ...], type: Type) -> None:
-        _init(self, items=items)
-        self._finish(type, (type,), items)
-
-
-    def _measure(self, children: tuple[Node, ...]) -> tuple[int, int]:
-        return len(children), 1 + sum(c.cost for c in children)
-
-    def children(self) -> tuple[Node, ...]:
-        return self.items
-
-    def rebuild(self, children: tuple[Node, ...]) -> Node:
-        return SetLit(children, self.type)
 
 
 class ConstSet(Node):
@@ -427,7 +479,6 @@ class ConstSet(Node):
     def __init__(self, values: tuple[int | str, ...], type: Type) -> None:
         _init(self, values=values)
         self._finish(type, (values, type), ())
-
 
 
     def _measure(self, children: tuple[Node, ...]) -> tuple[int, int]:
@@ -467,7 +518,6 @@ class Call(Node):
         cheap = name == "len" and len(args) == 1 and isinstance(args[0], (FactRead, Local))
         self._finish(type, (name, type), args, work=not cheap)
 
-
     def _measure(self, children: tuple[Node, ...]) -> tuple[int, int]:
         # Each function reads its arguments' elements once (sorted: n log n, within n * 8).
         most = max((c.most for c in children), default=0)
@@ -478,6 +528,26 @@ class Call(Node):
         work = most * (8 if self.name == "sorted" else 1)
         return most, 1 + work + sum(c.cost for c in children)
 
+
+    def _span(self) -> Span:
+        args = self.args
+        if self.name == "len":
+            return (0, args[0].most)
+        if self.name in ("min", "max") and len(args) > 1:
+            los = [a.span[0] for a in args]
+            his = [a.span[1] for a in args]
+            known_lo = [x for x in los if x is not None]
+            known_hi = [x for x in his if x is not None]
+            if self.name == "min":  # below every argument's most, above the least of the least
+                return (None if None in los else min(known_lo), min(known_hi) if known_hi else None)
+            return (max(known_lo) if known_lo else None, None if None in his else max(known_hi))
+        if self.name == "abs":
+            lo, hi = args[0].span
+            if lo is not None and hi is not None:
+                return (0 if lo <= 0 <= hi else min(abs(lo), abs(hi)), max(abs(lo), abs(hi)))
+            return (0, None)
+        return UNBOUNDED
+
     def children(self) -> tuple[Node, ...]:
         return self.args
 
@@ -486,7 +556,8 @@ class Call(Node):
 
 
 class Index(Node):
-    """``seq[index]``: a count per kind read from counts the context keeps."""
+    """``seq[index]``: an element of a list written out (a lookup table), or a count per
+    kind read from the counts the context keeps."""
 
     __slots__ = ("seq", "index")
     tag = "index"
@@ -494,15 +565,21 @@ class Index(Node):
     seq: Node
     index: Node
 
-    def __init__(self, seq: Node, index: Node) -> None:
+    def __init__(self, seq: Node, index: Node, type: Type = INT) -> None:
         _init(self, seq=seq, index=index)
-        self._finish(INT, (), (seq, index))
+        self._finish(type, (type,), (seq, index))
+
+
+    def _span(self) -> Span:
+        if isinstance(self.seq, ListLit) and self.seq.items:
+            return _join(*(item.span for item in self.seq.items))
+        return (0, None) if isinstance(self.seq, Slot) else UNBOUNDED  # copies of a kind
 
     def children(self) -> tuple[Node, ...]:
         return (self.seq, self.index)
 
     def rebuild(self, children: tuple[Node, ...]) -> Node:
-        return Index(children[0], children[1])
+        return Index(children[0], children[1], self.type)
 
 
 class Quant(Node):
@@ -523,12 +600,15 @@ class Quant(Node):
         bound = frozenset(v.ident for v in vars)
         object.__setattr__(self, "free", domain.free | (body.free - bound))
 
-
     def _measure(self, children: tuple[Node, ...]) -> tuple[int, int]:
         # Every choice of len(vars) elements (ordered for any/all: at most n ** k of them).
         choices = self.domain.most ** len(self.vars)
         most = self.domain.most if self.quant == "filter" else 0
         return most, 1 + self.domain.cost + choices * (1 + self.body.cost)
+
+
+    def _span(self) -> Span:
+        return (0, self.domain.most ** len(self.vars)) if self.quant == "count" else UNBOUNDED
 
     def children(self) -> tuple[Node, ...]:
         return (self.domain, self.body)
@@ -571,6 +651,10 @@ class CountOf(Node):
         _init(self, counts=counts, n=n)
         self._finish(INT, (n,), (counts,))
 
+
+    def _span(self) -> Span:
+        return (0, 42)  # kinds
+
     def children(self) -> tuple[Node, ...]:
         return (self.counts,)
 
@@ -593,9 +677,12 @@ class Tally(Node):
         _init(self, counts=counts, attr=attr, value=value)
         self._finish(INT, (attr,), (counts, value))
 
-
     def _measure(self, children: tuple[Node, ...]) -> tuple[int, int]:
         return 0, 10 + sum(c.cost for c in children)  # the copies of up to nine kinds
+
+
+    def _span(self) -> Span:
+        return (0, None)
 
     def children(self) -> tuple[Node, ...]:
         return (self.counts, self.value)
@@ -619,9 +706,12 @@ class Def(Node):
         object.__setattr__(self, "key", body.key)
         object.__setattr__(self, "_hash", body._hash)
 
-
     def _measure(self, children: tuple[Node, ...]) -> tuple[int, int]:
         return self.body.most, self.body.cost
+
+
+    def _span(self) -> Span:
+        return self.body.span
 
     def children(self) -> tuple[Node, ...]:
         return (self.body,)
@@ -763,7 +853,7 @@ def to_json(node: Node) -> Any:
         elif isinstance(n, Call):
             out = ["call", n.name, [enc(a) for a in n.args], type_to_json(n.type)]
         elif isinstance(n, Index):
-            out = ["index", enc(n.seq), enc(n.index)]
+            out = ["index", enc(n.seq), enc(n.index), type_to_json(n.type)]
         elif isinstance(n, Quant):
             out = ["quant", n.quant, [enc(v) for v in n.vars], enc(n.domain), enc(n.body), type_to_json(n.type)]
         elif isinstance(n, MaskTest):
@@ -834,7 +924,7 @@ def _dec(o: Any) -> Node:
     if tag == "call":
         return Call(o[1], tuple(_dec(a) for a in o[2]), t(o[3]))
     if tag == "index":
-        return Index(_dec(o[1]), _dec(o[2]))
+        return Index(_dec(o[1]), _dec(o[2]), t(o[3]))
     if tag == "quant":
         vs = tuple(_dec(v) for v in o[2])
         if not all(isinstance(v, Var) for v in vs):

@@ -69,6 +69,14 @@ PLAYER_ATTRS: dict[str, tuple[Type, str]] = {
 
 ATTRS = {TILE: TILE_ATTRS, GROUP: GROUP_ATTRS, PLAYER: PLAYER_ATTRS}
 
+_SUITS = frozenset({"m", "p", "s", "z", "f"})
+#: The values a text attribute can take: comparing it with any other quoted text is an error.
+ATTR_VALUES: dict[tuple[Type, str], frozenset[str]] = {
+    (TILE, "suit"): _SUITS,
+    (GROUP, "suit"): _SUITS,
+    (GROUP, "kind"): frozenset({"chow", "pung", "kong", "pair", "knitted", "single"}),
+}
+
 
 # ------------------------------------------------------------------- facts
 
@@ -82,6 +90,10 @@ class Fact(FrozenRecord):
     holding the copies per kind (bytes indexed by kind, one more entry for "no tile") of
     this list of tiles, or of the tiles of this list of sets. ``most``: for a list, the most
     elements it can hold (what the checker's bound on an expression's work assumes).
+    ``span``: for a number, the least and the most it can be (None: unbounded), against
+    which an index into a lookup table is checked. ``values``: for a text, the values it
+    can take, against which a comparison with a quoted text is checked (a misspelt shape
+    id is an error, not a condition that never holds).
     """
 
     name: str
@@ -91,10 +103,20 @@ class Fact(FrozenRecord):
     mask: str | None
     counts: str | None
     most: int
+    span: tuple[int | None, int | None]
+    values: frozenset[str] | None
 
     def __init__(self, name: str, type: Type, doc: str = "", lazy: bool = False, mask: str | None = None,
-                 counts: str | None = None, most: int = 64) -> None:
-        vars(self).update(name=name, type=type, doc=doc, lazy=lazy, mask=mask, counts=counts, most=most)
+                 counts: str | None = None, most: int = 64, span: tuple[int | None, int | None] = (None, None),
+                 values: frozenset[str] | None = None) -> None:
+        vars(self).update(name=name, type=type, doc=doc, lazy=lazy, mask=mask, counts=counts, most=most, span=span,
+                          values=values)
+
+    def with_(self, **changes: Any) -> Fact:
+        """This fact with some fields changed (a variant's own span or values)."""
+        fields = {name: getattr(self, name) for name in self.FIELDS}
+        fields.update(changes)
+        return Fact(**fields)
 
     @property
     def single(self) -> bool:

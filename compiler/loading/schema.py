@@ -145,7 +145,7 @@ def validate(source: Source, report: Report) -> set[str]:
         mark = source.key_mark(path) if key else source.mark(path)
         if (mark.line, mark.column, message) not in seen:
             seen.add((mark.line, mark.column, message))
-            report.add(mark.line, mark.column, message)
+            report.add(mark.line, mark.column, message, mark.file)
         bad.add(str(path[0]) if path else "")
 
     for top in _validator().iter_errors(source.data):

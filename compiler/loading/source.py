@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # PyYAML is imported when a file is parsed, not when a cached variant loads
     import yaml
 
-from ..errors import Problem, VariantError
+from ..errors import Problem, VariantError, shorten
 from ..records import FrozenRecord, Record
 
 Path_ = tuple[Any, ...]
@@ -26,9 +26,14 @@ class Mark(FrozenRecord):
     style: str | None  # YAML scalar style: None (plain), "'", '"', "|", ">"
     start: int  # character offsets of the node in the text (scalars only)
     end: int
+    file: str | None  # the file the value came from, when not the document's own (an overlay's base)
 
-    def __init__(self, line: int, column: int, style: str | None = None, start: int = -1, end: int = -1) -> None:
-        vars(self).update(line=line, column=column, style=style, start=start, end=end)
+    def __init__(self, line: int, column: int, style: str | None = None, start: int = -1, end: int = -1,
+                 file: str | None = None) -> None:
+        vars(self).update(line=line, column=column, style=style, start=start, end=end, file=file)
+
+    def with_file(self, file: str) -> Mark:
+        return Mark(self.line, self.column, self.style, self.start, self.end, file)
 
 
 _BREAKS = "\n\x85\u2028\u2029"
@@ -88,14 +93,25 @@ class Source(Record):
     #: Problems found while building the data (duplicate keys): reported with the later
     #: stages' problems, since the data (first occurrence kept) can still be checked.
     problems: list[Problem]
+    #: The text of each file the document was merged from (an overlay's bases), by name.
+    texts: dict[str, str]
+    #: The choice made for each of the variant's options.
+    chosen: dict[str, str]
 
     def __init__(self, file: str, data: Any, marks: dict[Path_, Mark], text: str = "",
-                 problems: list[Problem] | None = None) -> None:
+                 problems: list[Problem] | None = None, texts: dict[str, str] | None = None,
+                 chosen: dict[str, str] | None = None) -> None:
         self.file = file
         self.data = data
         self.marks = marks
         self.text = text
         self.problems = problems if problems is not None else []
+        self.texts = texts if texts is not None else {}
+        self.chosen = chosen if chosen is not None else {}
+
+    def file_of(self, path: Path_) -> str:
+        """The file holding the value at ``path``."""
+        return self.mark(path).file or self.file
 
     def mark(self, path: Path_) -> Mark:
         """The position of ``path``, or of its nearest ancestor that has one."""
@@ -127,10 +143,11 @@ class Source(Record):
         line = min(max(line, 1), len(lines))
         offset = sum(len(x) + 1 for x in lines[:line - 1]) + min(max(column, 1) - 1, len(lines[line - 1]))
         offset = min(offset, len(value.rstrip()))  # "ends too early" points after the last character
-        target = align_scalar(self.text[m.start:m.end], value, m.style)[offset] + m.start
+        text = self.texts.get(m.file, self.text) if m.file else self.text
+        target = align_scalar(text[m.start:m.end], value, m.style)[offset] + m.start
         row, col = m.line, m.column
-        for i in range(m.start, min(target, len(self.text))):
-            row, col = _advance(self.text, i, row, col)
+        for i in range(m.start, min(target, len(text))):
+            row, col = _advance(text, i, row, col)
         return (row, col)
 
 
@@ -153,11 +170,6 @@ def _loader() -> type:
 MAX_NODES = 200_000
 #: A lone UTF-16 surrogate: YAML's escapes can write one, but it is not text (it cannot be printed).
 _SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def shorten(text: str, width: int = 80) -> str:
-    """``text`` for a message: whole when short, else its start and end around an ellipsis."""
-    return text if len(text) <= width else f"{text[:width // 2]}...{text[-width // 4:]} ({len(text):,} characters)"
 
 
 class _Builder:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from functools import cached_property
 from typing import Any
 
+from ..errors import quoted
 from ..records import FrozenRecord
 from .groups import Group, make_group
 from .tiles import (
@@ -160,7 +161,7 @@ def tile_copies(hand: Hand) -> tuple[int, int, int]:
 
 def _meld(kind: object, tiles: list[int], concealed: bool, where: str) -> Meld:
     if kind not in MELD_KINDS:
-        raise HandError(f"{where}: unknown set type {kind!r}: expected chow, pung or kong")
+        raise HandError(f"{where}: unknown set type {quoted(kind)}: expected chow, pung or kong")
     assert isinstance(kind, str)
     tiles = sorted(tiles)
     if any(is_bonus(t) for t in tiles):
@@ -212,7 +213,7 @@ def validate(hand: Hand, max_copies: int = MAX_COPIES, size: int | None = None) 
     if hand.kong_replacement and not any(m.kind == "kong" for m in hand.melds):
         raise HandError("kong_replacement needs a declared kong")
     if hand.missing_suit not in (None, "m", "p", "s"):
-        raise HandError(f"missing_suit {hand.missing_suit!r}: expected m, p or s")
+        raise HandError(f"missing_suit {quoted(hand.missing_suit)}: expected m, p or s")
     return hand
 
 
@@ -279,7 +280,7 @@ def _from_json(obj: Any, size: int | None = None) -> Hand:
         if value is None:
             value = False
         if not isinstance(value, bool):
-            raise HandError(f"{name}: expected true or false, got {value!r}")
+            raise HandError(f"{name}: expected true or false, got {quoted(value)}")
         flags[name] = value
     missing = obj.get("missing_suit")
     hand = Hand(
@@ -501,7 +502,7 @@ def parse_notation(text: str, size: int | None = None, **flags: Any) -> Hand:
     ``size``, the variant's hand size, too)."""
     obj = notation_request(text)
     if "win_tile" not in obj:
-        raise HandError(f"no winning tile in {text!r}: add it after '+', e.g. '+9m'")
+        raise HandError(f"no winning tile in {quoted(text, 100)}: add it after '+', e.g. '+9m'")
     obj.update({k: v for k, v in flags.items() if v is not None})
     return from_json(obj, size)
 
@@ -523,11 +524,11 @@ def notation_request(text: str) -> dict[str, Any]:
             if opener in ("[", "{"):
                 closer = "]" if opener == "[" else "}"
                 raise HandError(
-                    f"cannot read the set at column {start + 1} of {text!r}: expected tile codes "
+                    f"cannot read the set at column {start + 1} of {quoted(text, 100)}: expected tile codes "
                     f"such as 555p followed by {closer!r}"
                 )
             raise HandError(
-                f"cannot read the hand at column {start + 1} of {text!r}: expected tiles such as 123m, "
+                f"cannot read the hand at column {start + 1} of {quoted(text, 100)}: expected tiles such as 123m, "
                 "a set in [ ] or { }, or +TILE for the winning tile"
             )
         where = f"column {m.start() + 1 + (len(m.group(0)) - len(m.group(0).lstrip()))}"
@@ -540,7 +541,7 @@ def notation_request(text: str) -> dict[str, Any]:
                     raise HandError(f"{where}: a bonus tile cannot be part of a set")
                 kind = {3: "pung" if len(set(tiles)) == 1 else "chow", 4: "kong"}.get(len(tiles))
                 if kind is None:
-                    raise HandError(f"{where}: a set has 3 or 4 tiles, got {len(tiles)} in {body!r}")
+                    raise HandError(f"{where}: a set has 3 or 4 tiles, got {len(tiles)} in {quoted(body)}")
                 melds.append(_meld(kind, tiles, bool(m.group(3)), where))
             elif m.group(5):
                 if win is not None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from ..errors import quoted
 from ..records import FrozenRecord
 
 SUITS = ("m", "p", "s")
@@ -32,7 +33,7 @@ def kind_of(code: str) -> int:
     if kind is not None:
         return kind
     if not isinstance(code, str) or len(code) != 2 or code[0] not in "0123456789":
-        raise TileError(f"unknown tile {code!r}: expected a digit and one of m, p, s, z, f (e.g. '5m')")
+        raise TileError(f"unknown tile {quoted(code)}: expected a digit and one of m, p, s, z, f (e.g. '5m')")
     rank, letter = int(code[0]), code[1]
     if letter in "mps" and 1 <= rank <= 9:
         return "mps".index(letter) * 9 + rank - 1
@@ -40,7 +41,7 @@ def kind_of(code: str) -> int:
         return 27 + rank - 1
     if letter == "f" and 1 <= rank <= 8:
         return 34 + rank - 1
-    raise TileError(f"unknown tile {code!r}: suits m/p/s take 1-9, honors z 1-7, bonus tiles f 1-8")
+    raise TileError(f"unknown tile {quoted(code)}: suits m/p/s take 1-9, honors z 1-7, bonus tiles f 1-8")
 
 
 def code_of(kind: int) -> str:
@@ -100,7 +101,7 @@ def wind_kind(letter: str) -> int:
     """The kind of the wind tile for a seat/round letter E, S, W, N."""
     idx = WIND_LETTERS.find(letter) if isinstance(letter, str) and len(letter) == 1 else -1
     if idx < 0:
-        raise TileError(f"unknown wind {letter!r}: expected one of E, S, W, N")
+        raise TileError(f"unknown wind {quoted(letter)}: expected one of E, S, W, N")
     return 27 + idx
 
 
@@ -122,7 +123,8 @@ def parse_tiles(text: str) -> list[int]:
         m = _RUN.match(stripped, pos)
         if not m:
             raise TileError(
-                f"cannot read tiles at column {pos + 1} of {text!r}: expected digits followed by m, p, s, z or f"
+                f"cannot read tiles at column {pos + 1} of {quoted(text, 100)}: expected digits followed by "
+                "m, p, s, z or f"
             )
         for digit in m.group(1):
             kinds.append(kind_of(digit + m.group(2)))

@@ -53,7 +53,8 @@ PATTERN_FACTS: dict[str, Fact] = {f.name: f for f in [
          mask="_concealed_mask", counts="_concealed_counts", most=18),
     Fact("win", TILE, "the winning tile"),
     Fact("win_group", GROUP, "the group the winning tile completes in this arrangement"),
-    Fact("wait", STR, "how the winning tile completed its group: edge, closed, side, single, pung or none"),
+    Fact("wait", STR, "how the winning tile completed its group: edge, closed, side, single, pung or none",
+         values=frozenset({"edge", "closed", "side", "single", "pung", "none"})),
     Fact("waits", list_of(TILE), "every tile that would have completed the hand (copies not counted)", lazy=True,
          most=34),
     Fact("unique_wait", BOOL, "the hand waited on exactly one tile (any shape; copies not counted)", lazy=True),
@@ -66,7 +67,7 @@ PATTERN_FACTS: dict[str, Fact] = {f.name: f for f in [
     Fact("round_wind", TILE, "the round wind (1z-4z)"),
     Fact("seat", INT, "the winner's seat number: East 1, South 2, West 3, North 4"),
     Fact("flowers", list_of(TILE), "the winner's flowers and seasons", most=8),
-    Fact("missing_suit", STR, "the declared missing suit (m, p, s), or \"\""),
+    Fact("missing_suit", STR, "the declared missing suit (m, p, s), or \"\"", values=frozenset({"m", "p", "s", ""})),
 ]}
 
 

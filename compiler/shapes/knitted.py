@@ -16,6 +16,7 @@ from ..model.groups import make_group
 from ..model.hand import Hand
 from .arrangements import NO_ARRANGEMENTS, Arrangement, Prepared, place_one, place_win, plain_groups
 from .base import Shape, ShapeParts, StandardDraws, StandardShanten, plural
+from .standard import SetsPlusPair
 from .suits import (
     HONOR_MASK,
     SUIT_OF,
@@ -150,21 +151,13 @@ class KnittedAndHonors(Shape):
         return ShapeParts(singles=self.SINGLES, knitted=True)
 
 
-class KnittedSetsAndPair(Shape):
+class KnittedSetsAndPair(SetsPlusPair):
     """A knitted straight held concealed, plus sets and a pair (``sets`` counts the straight
     as three); at most ``max_melds`` declared sets."""
 
     kind = "knitted_sets_and_pair"
     KEYS = ("sets", "max_melds")
     DEFAULT_MAX_MELDS = 1
-
-    @classmethod
-    def default_sets(cls, hand_size: int) -> int:
-        return (hand_size - 2) // 3
-
-    @property
-    def size(self) -> int:
-        return 3 * self.sets + 2
 
     def describe(self) -> str:
         return f"a knitted straight, {plural(self.sets - 3, 'set')} and a pair"

@@ -18,11 +18,8 @@ from .base import Shape, ShapeParts, StandardShanten, plural
 from .suits import SUIT_OF, SUIT_TABLES, divisions, is_standard, standard_wait_mask, suit_table
 
 
-class SetsAndPair(Shape):
-    """``sets`` sets (chows, pungs, kongs; declared ones included) and a pair."""
-
-    kind = "sets_and_pair"
-    KEYS = ("sets",)
+class SetsPlusPair(Shape):
+    """A shape of ``sets`` sets (some may be made of other groups) and a pair: its size."""
 
     @classmethod
     def default_sets(cls, hand_size: int) -> int:
@@ -31,6 +28,13 @@ class SetsAndPair(Shape):
     @property
     def size(self) -> int:
         return 3 * self.sets + 2
+
+
+class SetsAndPair(SetsPlusPair):
+    """``sets`` sets (chows, pungs, kongs; declared ones included) and a pair."""
+
+    kind = "sets_and_pair"
+    KEYS = ("sets",)
 
     def describe(self) -> str:
         return f"{plural(self.sets, 'set')} and a pair"
