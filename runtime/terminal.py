@@ -633,6 +633,7 @@ def play_session(variant_name: str, seed: int | None, inp: TextIO, out: TextIO, 
     totals = [0] * n
     number = 0
     deal: Deal | None = None
+    told = False  # the running totals are the last thing shown (the end of a deal)
     status = 0
     try:
         while True:
@@ -649,12 +650,14 @@ def play_session(variant_name: str, seed: int | None, inp: TextIO, out: TextIO, 
             totals = [a + b for a, b in zip(totals, deal.deltas())]
             summary(game, deal, totals)
             deal = None
+            told = True
             while True:
                 answer = screen.ask(t.pgettext("game", "Enter = next deal, q = quit:")).lower()
                 if answer in ("", "n", "next"):
                     break
                 screen.say(t.pgettext("game", "'{answer}' is not understood: Enter for the next deal, q to quit.",
                                       answer=answer))
+            told = False
             number += 1
     except Quit:
         pass
@@ -664,6 +667,7 @@ def play_session(variant_name: str, seed: int | None, inp: TextIO, out: TextIO, 
         status = 130
     if deal is not None and not deal.over:
         screen.say(t.pgettext("game", "The deal in progress is not counted."))
-    screen.say(words.totals(totals))
+    if not told:
+        screen.say(words.totals(totals))
     screen.say(t.pgettext("game", "Thanks for playing."))
     return status
