@@ -68,12 +68,14 @@ class Game:
             tiles.append(drawn)
         return tiles
 
-    def sets(self, deal: Deal, seat: int) -> str:
-        parts = []
-        for m in deal.melds[seat]:
-            text = "".join(deal.codes[t][0] for t in m.ids) + deal.codes[m.ids[0]][1]
-            parts.append("{" + text + "}" if m.concealed else "[" + text + "]")
-        return " ".join(parts)
+    def sets(self, deal: Deal, seat: int) -> Text:
+        """A seat's declared sets: ``[567p] {5555z}`` (or their Unicode tiles)."""
+        return Text(" ").join(self.screen.meld([deal.kinds[t] for t in m.ids], m.concealed)
+                              for m in deal.melds[seat])
+
+    def with_sets(self, deal: Deal, seat: int) -> Text:
+        """"sets [567p] ..." in the player's language."""
+        return self.screen.fill(self.t.pgettext("game", "sets {sets}", sets="\0"), self.sets(deal, seat))
 
     def waits_now(self, deal: Deal) -> tuple[Any, ...]:
         """Your waits while your hand is one tile short (before a draw, the hand without it)."""
@@ -114,7 +116,7 @@ class Game:
         extra = Text()
         t = self.t
         if deal.melds[HUMAN]:
-            extra.append(t.pgettext("game", "sets {sets}", sets=self.sets(deal, HUMAN)))
+            extra.append_text(self.with_sets(deal, HUMAN))
         if self.words.flowers and deal.flowers[HUMAN]:
             if extra:
                 extra.append(screen.dot)
@@ -140,7 +142,7 @@ class Game:
         head.append(t.pgettext("game", "dealer: {seat}", seat=words.seat(deal, deal.dealer)))
         head.append(t.pgettext("game", "wall {n}", n=deal.wall_left()))
         screen.say(Text(screen.dot.join(head), style="bold" if screen.color else ""))
-        last = deal.events[-1] if deal.events and deal.events[-1].get("type") == "discard" else None
+        last = next((e for e in reversed(deal.events) if e.get("type") == "discard"), None)  # the newest discard
         hidden = deal.phase == "missing_suit"  # the others' choices are shown once everyone has chosen
         for seat in [*range(1, deal.n), HUMAN]:
             line = Text(capital(words.seat(deal, seat)), style="bold" if screen.color else "")
@@ -152,7 +154,7 @@ class Game:
             if deal.missing[seat] and not (hidden and seat != HUMAN):
                 parts.append(Text(t.pgettext("game", "missing {suit}", suit=words.suit(deal.missing[seat]))))
             if deal.melds[seat]:
-                parts.append(Text(t.pgettext("game", "sets {sets}", sets=self.sets(deal, seat))))
+                parts.append(self.with_sets(deal, seat))
             if words.flowers and deal.flowers[seat]:
                 flowers = Text(t.pgettext("game", "flowers") + " ")
                 flowers.append_text(screen.tiles([deal.kinds[f] for f in deal.flowers[seat]]))
@@ -164,7 +166,8 @@ class Game:
             river = deal.rivers[seat]
             discards = Text("  " + t.pgettext("game", "discards") + ": ")
             if river:
-                styles = {len(river) - 1: NEWEST_DISCARD_STYLE} if last is not None and last["seat"] == seat else {}
+                styles = {len(river) - 1: NEWEST_DISCARD_STYLE} if last is not None and last["seat"] == seat \
+                    and last["id"] == river[-1] else {}  # (unless claimed)
                 discards.append_text(screen.tiles([deal.kinds[x] for x in river], styles))
             else:
                 discards.append("-")
@@ -348,7 +351,10 @@ class TerminalPlayer:
         head = [t.pgettext("game", "Your turn"), t.pgettext("game", "wall {n}", n=deal.wall_left())]
         if drawn is not None:
             head.append(t.pgettext("game", "you drew {tile}", tile=deal.codes[drawn]))
-        screen.say(Text(screen.dot.join(head), style="bold" if screen.color else ""))
+        line = screen.text(screen.dot.join(head))
+        if screen.color:
+            line.stylize("bold")
+        screen.say(line)
         game.your_hand(deal)
         if drawn is not None and not can_win:
             self._refused_draw(deal, decision)
@@ -423,7 +429,8 @@ class TerminalPlayer:
         match = [o for o in kongs if o.tile is not None and (not code or CODES[o.tile] == code)]
         if len(match) != 1:
             self.screen.say(t.pgettext("game", "Say which kong: {choices}.",
-                                       choices=", ".join("k " + CODES[o.tile] for o in kongs if o.tile is not None)))
+                                       choices=", ".join("k " + CODES[o.tile] for o in kongs if o.tile is not None)),
+                            tiles=False)  # what the player types
             return None
         kong = match[0]
         assert kong.tile is not None
@@ -595,7 +602,8 @@ def summary(game: Game, deal: Deal, totals: list[int]) -> None:
         line = Text("  " + capital(words.seat(deal, seat)) + ": ")
         line.append_text(screen.tiles(sorted(deal.kinds[x] for x in deal.hands[seat])))
         if deal.melds[seat]:
-            line.append(" " + game.sets(deal, seat))
+            line.append(" ")
+            line.append_text(game.sets(deal, seat))
         screen.say(line)
         if facts is not None and facts[seat].ready:
             _, _, waits = deal.ready_value(seat)

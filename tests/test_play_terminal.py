@@ -237,3 +237,92 @@ def test_the_play_command_survives_bad_streams() -> None:
     assert closed_out.returncode == 0
     bad_lang = subprocess.run(run + ["--lang", "xx"], capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
     assert bad_lang.returncode == 2 and "unknown language 'xx'" in bad_lang.stderr
+
+
+def _pty_game(args: list[str], env: dict[str, str]) -> bytes:
+    """What ``cardavia play`` writes to a terminal (a pseudo-terminal) when q is typed at once."""
+    master, slave = os.openpty()
+    try:
+        proc = subprocess.Popen([sys.executable, "-m", "cardavia", "play", *args], stdin=subprocess.PIPE,
+                                stdout=slave, stderr=subprocess.PIPE, cwd=ROOT, env=env)
+        os.close(slave)
+        proc.stdin.write(b"q\n")  # type: ignore[union-attr]
+        proc.stdin.close()  # type: ignore[union-attr]
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(master, 1 << 16)
+            except OSError:  # the game ended: the terminal is gone
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        assert proc.wait(60) == 0
+    finally:
+        os.close(master)
+    return b"".join(chunks)
+
+
+def test_colour_on_a_terminal_off_with_no_color_or_the_flag() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    env["PYTHONPATH"] = str(ROOT)
+    args = ["hk", "--seed", "1", "--pace", "0"]
+    coloured = _pty_game(args, env)
+    assert b"\x1b[" in coloured and b"Thanks for playing." in coloured
+    assert b"\x1b[" not in _pty_game(args, {**env, "NO_COLOR": "1"})
+    assert b"\x1b[" not in _pty_game([*args, "--no-color"], env)
+
+
+def test_colour_marks_suits_in_sentences_the_drawn_tile_and_the_newest_discard() -> None:
+    v = load_variant("hk")
+    deal = Deal(v, shuffled_wall(v.tiles, 3), 0)
+    out = io.StringIO()
+    screen = Screen(io.StringIO(), out, color=True)
+    game = Game(v, screen, Words(v))
+    screen.say("Seat 1 (S) discards 5p; 1z-4z winds; [567p] and wall 91 stay plain.")
+    line = out.getvalue().splitlines()[0]
+    assert "\x1b[34m5p\x1b[" in line and "\x1b[1m1z\x1b[" in line and "\x1b[1m4z\x1b[" in line  # dots blue, honors bold
+    assert "[567p]" in line and "wall 91" in line
+    game.your_hand(deal)  # the dealer's fourteenth tile, just drawn, shown reversed
+    assert out.getvalue().splitlines()[-2].endswith("\x1b[7;31m5m\x1b[0m")  # reversed, after the others
+    bot = BaselineBot(1)
+    decision = deal.pending()[0]
+    deal.act(0, bot.choose(deal, decision))
+    out.seek(0)
+    out.truncate()
+    game.board(deal, 1)
+    assert re.search("discards: \x1b\\[1;4;3\\dm[1-9][mpsz]\x1b\\[0m$", out.getvalue(), flags=re.M)  # bold underline
+    plain = io.StringIO()
+    Screen(io.StringIO(), plain).say("discards 5p")  # not a terminal: no colour
+    assert plain.getvalue() == "discards 5p\n"
+
+
+def test_unicode_tiles_where_the_output_can_show_them() -> None:
+    out = io.StringIO()
+    player = Player(out)
+    assert play_session("hk", 1, player, out, tiles="unicode") == 0 and player.finished == 1
+    text = out.getvalue()
+    assert "\U0001F019" in text or "\U0001F007" in text  # dots or characters as tiles
+    assert not re.search(r"discards [1-9][mps]\.", text)  # the moves too, not only the hand
+    assert max(Text(line).cell_len for line in _lines(text)) <= 80
+    raw = io.BytesIO()
+    ascii_out = io.TextIOWrapper(raw, encoding="ascii", write_through=True)
+    player = Player(io.StringIO(), script=("q",))
+    play_session("hk", 1, player, ascii_out, tiles="unicode")
+    shown = raw.getvalue().decode("ascii")
+    assert re.search(r"you drew [1-9][mpsz]", shown)  # codes where the output cannot show the tiles
+
+
+def test_the_others_moves_come_at_the_pace(monkeypatch: pytest.MonkeyPatch) -> None:
+    pauses: list[float] = []
+    monkeypatch.setattr("cardavia.runtime.screen.time.sleep", pauses.append)
+    out = io.StringIO()
+    play_session("hk", 1, Player(out), out, pace=0.25)
+    played = out.getvalue().split("End of the deal")[0]
+    moves = [line for line in _lines(played) if re.match(r"Seat \d \([SWN]\) [a-z]", line)]  # not the board's
+    assert pauses and set(pauses) == {0.25}
+    assert len(pauses) == len(moves)  # one pause after each of the others' moves
+    pauses.clear()
+    out = io.StringIO()
+    play_session("hk", 1, Player(out), out, pace=0)
+    assert pauses == []
