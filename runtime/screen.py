@@ -104,6 +104,11 @@ class Screen:
 
     # ------------------------------------------------------------ writing
 
+    @property
+    def width(self) -> int:
+        """The columns a line may take."""
+        return self.console.width
+
     def say(self, text: str | Text = "", *, tiles: bool = True) -> None:
         """One line (rich wraps it within the width). In a sentence (``str``) the tile codes
         are shown as tiles (:meth:`text`); ``tiles=False`` keeps codes the player types."""

@@ -123,12 +123,14 @@ class Game:
             extra.append(t.pgettext("game", "flowers") + " ")
             extra.append_text(screen.tiles([deal.kinds[f] for f in deal.flowers[HUMAN]]))
         marker = self.ready_marker(deal)
-        if marker is not None:
-            if extra:
-                extra.append(screen.dot)
+        if marker is not None and extra and extra.cell_len + len(screen.dot) + marker.cell_len <= screen.width:
+            extra.append(screen.dot)
             extra.append_text(marker)
+            marker = None
         if extra:
             screen.say(extra)
+        if marker is not None:  # on a line of its own rather than wrapped
+            screen.say(marker)
 
     def board(self, deal: Deal, number: int) -> None:
         """The whole table: the deal, then each seat's sets, flowers and discards."""

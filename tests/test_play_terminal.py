@@ -326,3 +326,18 @@ def test_the_others_moves_come_at_the_pace(monkeypatch: pytest.MonkeyPatch) -> N
     out = io.StringIO()
     play_session("hk", 1, Player(out), out, pace=0)
     assert pauses == []
+
+
+def test_a_value_below_the_minimum_says_what_counts_toward_it() -> None:
+    """MCR: flower points add to a win's total but not toward the 8-point minimum."""
+    from cardavia.compiler.model.hand import Meld
+    from cardavia.compiler.model.tiles import parse_tiles
+    from cardavia.runtime.analysis import View, analyst
+
+    v = load_variant("mcr")
+    words = Words(v)
+    melds = (Meld("pung", tuple(parse_tiles("666z"))), Meld("chow", tuple(parse_tiles("567s"))))
+    plain = analyst(v).waits(View(tuple(parse_tiles("567m22p66p")), melds))
+    flowers = analyst(v).waits(View(tuple(parse_tiles("567m22p66p")), melds, tuple(parse_tiles("5f6f"))))
+    assert [words.worth(w.discard) for w in plain] == ["3 points, below the minimum"] * 2
+    assert [words.worth(w.discard) for w in flowers] == ["5 points, below the minimum (3 points toward it)"] * 2
