@@ -609,8 +609,11 @@ def summary(game: Game, deal: Deal, totals: list[int]) -> None:
         screen.say(line)
         if facts is not None and facts[seat].ready:
             _, _, waits = deal.ready_value(seat)
-            screen.say("    " + t.pgettext("game", "ready, waiting on {tiles}: worth {worth}", tiles=words.tiles(waits),
-                                           worth=facts[seat].ready_value))
+            best = max((w.discard.total for w in game.analyst.waits(View.of_seat(deal, seat))
+                        if w.tile in waits and w.discard.valid), default=0)
+            screen.say("    " + t.pgettext("game", "ready, waiting on {tiles}: best win {worth}, which pays {amount}",
+                                           tiles=words.tiles(waits), worth=words.amount(best),
+                                           amount=facts[seat].ready_value))
     if deal.payments:
         screen.say(t.pgettext("game", "Payments:"))
         for p in deal.payments:

@@ -341,3 +341,15 @@ def test_a_value_below_the_minimum_says_what_counts_toward_it() -> None:
     flowers = analyst(v).waits(View(tuple(parse_tiles("567m22p66p")), melds, tuple(parse_tiles("5f6f"))))
     assert [words.worth(w.discard) for w in plain] == ["3 points, below the minimum"] * 2
     assert [words.worth(w.discard) for w in flowers] == ["5 points, below the minimum (3 points toward it)"] * 2
+
+
+def test_the_end_of_a_sichuan_deal_shows_the_ready_hands_behind_the_ready_check() -> None:
+    out = io.StringIO()
+    play_session("sichuan", 1, Player(out, script=("",)), out)
+    end = out.getvalue().split("End of the deal: ")[1]
+    assert end.startswith("the wall is exhausted.")
+    ready = re.findall(r"^  Seat (\d): (.*)\n    ready, waiting on ([1-9s ]+): best win (\d+) fan, which pays (\d+)$",
+                       end, flags=re.M)
+    assert ready  # each ready hand face up, its waits, its best win and what the ready check pays for it
+    for seat, _hand, _waits, _fan, pays in ready:
+        assert re.search(rf"^  You pay seat {seat} {pays} \(Ready check\)\.$", end, flags=re.M)
