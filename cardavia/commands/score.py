@@ -39,7 +39,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Score one hand written in hand notation (e.g. \"12345678m 55s [777z] 2f +9m\"), "
                     "or with --jsonl one JSON request per line of standard input.")
     p.add_argument("variant", metavar="VARIANT", help="hk, mcr, sichuan, or a path to a YAML file")
-    p.add_argument("hand", nargs="?",
+    p.add_argument("hand", nargs="?", metavar="HAND",
                    help="the hand: concealed tiles, [exposed] and {concealed kong} sets, +winning tile")
     p.add_argument("--self-drawn", action="store_true", help="the winning tile was drawn")
     p.add_argument("--seat", choices="ESWN", default="E", help="seat wind (default E)")

@@ -37,7 +37,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "discard and self-drawn, valid or not and why; or with --jsonl read one JSON request per line of "
                     "standard input (the scoring request without win_tile).")
     p.add_argument("variant", metavar="VARIANT", help="hk, mcr, sichuan, or a path to a YAML file")
-    p.add_argument("hand", nargs="?", help="the hand: concealed tiles, [exposed] and {concealed kong} sets, flowers")
+    p.add_argument("hand", nargs="?", metavar="HAND",
+                   help="the hand: concealed tiles, [exposed] and {concealed kong} sets, flowers")
     p.add_argument("--seat", choices="ESWN", default="E", help="seat wind (default E)")
     p.add_argument("--round", choices="ESWN", default="E", help="round wind (default E)")
     p.add_argument("--missing-suit", choices="mps", help="Sichuan's declared missing suit")
