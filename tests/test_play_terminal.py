@@ -72,6 +72,7 @@ def test_a_deal_in_every_language(lang: str) -> None:
     text = out.getvalue()
     assert "{" not in text.replace("{8888", "")  # every placeholder filled
     assert "Thanks for playing." not in text and "Running totals" not in text  # all translated
+    assert max(Text(line).cell_len for line in _lines(text)) <= 80  # wide characters counted as two columns
 
 
 def test_hints_show_the_waits_and_what_each_win_is_worth() -> None:
