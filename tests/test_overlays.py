@@ -159,3 +159,27 @@ def test_an_unknown_option_or_choice_is_refused(tmp_path: Path) -> None:
     assert "--option base=quarter: no such choice: expected one of full, half" in str(info.value)
     with pytest.raises(VariantError):
         load_variant("mcr", {"base": "half"})  # mcr declares no options
+
+
+def test_a_key_given_null_is_removed(tmp_path: Path) -> None:
+    path = write(tmp_path, "river.yaml", "extends: sichuan\nid: river\nplay:\n  after_win: stay\n  max_winners: ~\n")
+    river = compile_file(path)
+    assert river.play.after_win == "stay" and "max_winners" not in river.data["play"]
+    kept = write(tmp_path, "kept.yaml", "extends: sichuan\nid: kept\nplay:\n  after_win: stay\n")
+    with pytest.raises(VariantError) as info:
+        compile_file(kept)  # sichuan's max_winners: 3 means nothing when winners stay in
+    assert "expected no max_winners" in str(info.value) and "sichuan.yaml" in str(info.value)
+
+
+def test_an_overlay_keeps_its_translations(tmp_path: Path) -> None:
+    from cardavia.render.catalog import translator
+    from cardavia.render.pages import render_game
+
+    path = write(tmp_path, "hk-min1.yaml", "extends: hk\nid: hk_min1\nscoring:\n  minimum: 1\n")
+    mine, hk = compile_file(path), load_variant("hk")
+    for tag in ("de", "zh-Hant"):
+        page, base = render_game(mine, tag, "txt"), render_game(hk, tag, "txt")
+        t = translator(tag)
+        assert t.has("pattern name", "Half flush") and t.pgettext("pattern name", "Half flush") in page
+        assert base.splitlines()[0] == page.splitlines()[0]  # the title, translated alike
+    assert compile_file(path).name == hk.name

@@ -12,8 +12,8 @@ The merge, one rule for each kind of value:
   no longer applies (a key a mapping may leave out, such as ``play.max_winners``);
 * the lists ``scoring.patterns`` and ``scoring.shapes`` merge by ``id``: an entry whose
   id exists changes only the keys it gives, ``remove: true`` deletes it, a new id is
-  appended unless it says ``before: ID`` or ``after: ID`` (order matters: a pattern acts
-  on those after it); an existing entry moves when it says either;
+  appended unless it says ``before: ID`` or ``after: ID`` (order matters: an instance
+  excluded before its turn excludes nothing); an existing entry moves when it says either;
 * every other list, and every scalar, replaces what it overrides.
 """
 
