@@ -66,15 +66,17 @@ class Play(Record):
     after_win: str
     max_winners: int
     missing_suit: dict[str, Any] | None
+    exchange: dict[str, Any] | None  # tiles, same_suit, direction (defaults filled in)
 
     def __init__(self, chow: str, kongs: dict[str, bool], discard_win: str, after_win: str, max_winners: int,
-                 missing_suit: dict[str, Any] | None) -> None:
+                 missing_suit: dict[str, Any] | None, exchange: dict[str, Any] | None = None) -> None:
         self.chow = chow
         self.kongs = kongs
         self.discard_win = discard_win
         self.after_win = after_win
         self.max_winners = max_winners
         self.missing_suit = missing_suit
+        self.exchange = exchange
 
 
 class CompiledVariant(Record):
@@ -261,7 +263,15 @@ class _Compiler:
             suits = {k // 9 for k in tiles.kinds if k < 27}
             if len(suits) < 3:
                 self.problem(("play", "missing_suit"), "a missing suit needs all three suits in the tile set")
-        return Play(p["chow"], kongs, p["discard_win"], p["after_win"], max_winners, missing)
+        exchange = p.get("exchange")
+        if exchange is not None:
+            exchange = {"same_suit": True, "direction": "dice", **exchange}
+            if exchange["direction"] in ("across", "dice") and data["table"].get("players") != 4:
+                self.problem(("play", "exchange", "direction"),
+                             f"passing {exchange['direction']!r} needs four players: expected next or previous")
+            if exchange["tiles"] > data["table"].get("other_tiles", 13):
+                self.problem(("play", "exchange", "tiles"), "a player cannot pass more tiles than it is dealt")
+        return Play(p["chow"], kongs, p["discard_win"], p["after_win"], max_winners, missing, exchange)
 
     def shapes(self, data: dict[str, Any], table: Table | None) -> tuple[Shape, ...]:
         """Each declaration read by its kind's class (compiler/shapes/kinds.py), which reports

@@ -25,6 +25,7 @@ from cardavia.compiler.scoring.scorer import ScoreResult
 from cardavia.compiler.shapes.suits import kinds_in
 from cardavia.compiler.shapes.waits import held_wait_mask
 
+from . import exchange as exchanges
 from .actions import Action, Decision, IllegalAction
 from .payments import Payment, PlayerFacts, deltas, exhausted_payments, kong_payments, win_payments
 from .shanten import EMPTY_KEYS, SUIT_OF, WEIGHT
@@ -170,6 +171,9 @@ class Deal:
         self._turn_discards: frozenset[int] = frozenset()
         self._turn_win: _Win | None = None
         self._ms_order: list[int] = []
+        # The exchange before play: each seat's decision, and the tiles each has chosen.
+        self._exchange: dict[int, Decision] = {}
+        self._passing: dict[int, tuple[int, ...]] = {}
         # Each seat's four suit keys (base-5 counts per suit, see runtime.shanten), kept up to date
         # with ``counts``; the kinds that would complete a seat's hand, cached for the hand they
         # were computed for: (keys and number of sets) -> kinds.
@@ -230,6 +234,8 @@ class Deal:
 
     def pending(self) -> list[Decision]:
         """The decisions waiting for an answer (several only while a discard is being claimed)."""
+        if self.phase == "exchange":
+            return [d for s, d in self._exchange.items() if s not in self._passing]
         if self.phase == "missing_suit":
             seat = self._ms_order[0]
             return [Decision(seat, "missing_suit", [Action("missing_suit", suit=s) for s in SUITS])]
@@ -273,7 +279,11 @@ class Deal:
         if action.do == "discard":
             tid = self._discard_id(seat, option.tile, action.id)  # type: ignore[arg-type]  # a discard: tile set
         self._record.append((seat, option, tid))
-        if decision.kind == "missing_suit":
+        if decision.kind == "exchange":
+            self._passing[seat] = option.tiles
+            if len(self._passing) == len(self._exchange):
+                self._apply_exchange()
+        elif decision.kind == "missing_suit":
             self._declare_missing(seat, option.suit)  # type: ignore[arg-type]  # a missing_suit: suit set
         elif decision.kind == "turn":
             if option.do == "discard":
@@ -425,11 +435,48 @@ class Deal:
                 if tid == extra:
                     extra = self.drawn  # the replacement of the dealer's 14th tile counts as just drawn
         self.drawn = extra
+        exchange = self.play.exchange
+        if exchange is not None:
+            n, same = int(exchange["tiles"]), bool(exchange["same_suit"])
+            for seat in seats:
+                opts = exchanges.options(self.counts[seat], n, same)
+                if not opts:  # no suit holds enough: nothing that seat can pass, so no exchange
+                    self._exchange.clear()
+                    break
+                self._exchange[seat] = Decision(seat, "exchange", opts)
+            if self._exchange:
+                self.phase = "exchange"
+                return
+        self._after_exchange()
+
+    def _after_exchange(self) -> None:
         if self.play.missing_suit is not None:
-            self._ms_order = seats
+            self._ms_order = [(self.dealer + i) % self.n for i in range(self.n)]
             self.phase = "missing_suit"
         else:
             self._enter_turn(self.dealer)
+
+    def _apply_exchange(self) -> None:
+        """Every seat's chosen tiles move at once to the seat the direction names."""
+        assert self.play.exchange is not None
+        direction = exchanges.direction_of(self.play.exchange, self.wall)
+        moving = {seat: [self._ids_of(seat, k, kinds.count(k))[kinds[:i].count(k)] for i, k in enumerate(kinds)]
+                  for seat, kinds in self._passing.items()}
+        received: dict[int, list[int]] = {}
+        for seat in sorted(moving, key=lambda s: (s - self.dealer) % self.n):
+            to = exchanges.target(seat, direction, self.n)
+            for tid in moving[seat]:
+                self._remove(seat, tid)
+            received[to] = moving[seat]
+            self._event(type="exchange", seat=seat, to=to, ids=list(moving[seat]),
+                        tiles=[self.codes[t] for t in moving[seat]], direction=direction)
+        for to, ids in received.items():
+            for tid in ids:
+                self._add(to, tid)
+        if self.drawn is not None and self.drawn not in self.hands[self.dealer]:
+            self.drawn = received[self.dealer][0]  # the dealer's fourteenth tile went: one it got stands for it
+        self._exchange.clear()
+        self._after_exchange()
 
     def _declare_missing(self, seat: int, suit: str) -> None:
         self.missing[seat] = suit

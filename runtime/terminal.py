@@ -288,6 +288,8 @@ class TerminalPlayer:
         return self.game.t
 
     def choose(self, deal: Deal, decision: Decision) -> Action:
+        if decision.kind == "exchange":
+            return self._exchange(deal, decision)
         if decision.kind == "missing_suit":
             return self._missing(deal, decision)
         if decision.kind == "turn":
@@ -319,6 +321,36 @@ class TerminalPlayer:
             if answer in ("n", "no"):
                 return False
             self.screen.say(t.pgettext("game", "Please answer y or n."))
+
+    # ------------------------------------------------------------ the exchange before play
+
+    def _exchange(self, deal: Deal, decision: Decision) -> Action:
+        """The tiles to pass on, typed as codes; Enter takes the computer players' choice."""
+        from cardavia.compiler.model.tiles import TileError, parse_tiles
+
+        from .exchange import baseline
+
+        t = self.t
+        suggestion = baseline(deal.counts[HUMAN], decision)
+        n = len(suggestion.tiles)
+        shown = " ".join(CODES[k] for k in suggestion.tiles)
+        self.game.your_hand(deal)
+        while True:
+            answer = self.screen.ask(t.pgettext("game", "Pass on {n} tiles (codes, e.g. {tiles}); Enter = {tiles}:",
+                                                n=n, tiles=shown))
+            if not answer:
+                return suggestion
+            if self._common(deal, decision, answer):
+                continue
+            try:
+                kinds = tuple(sorted(parse_tiles(answer)))
+            except TileError:
+                kinds = ()
+            chosen = next((o for o in decision.options if o.tiles == kinds), None)
+            if chosen is not None:
+                return chosen
+            self.screen.say(t.pgettext("game", "'{answer}' cannot be passed on: give {n} tiles you hold, of one suit "
+                                               "where the rules say so.", answer=answer, n=n))
 
     # ------------------------------------------------------------ the missing suit
 

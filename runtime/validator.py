@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from cardavia.compiler.variant import CompiledVariant
 
 #: The events that a seat takes part in (``seat``); ``pay`` and ``end`` name none.
-_SEATED = frozenset({"deal", "draw", "flower", "discard", "chow", "pung", "kong", "win", "missing_suit"})
+_SEATED = frozenset({"deal", "draw", "flower", "discard", "chow", "pung", "kong", "win", "missing_suit", "exchange"})
 
 
 def _shape_ok(kind: str, kinds: list[int]) -> bool:
@@ -62,6 +62,11 @@ def validate(variant: CompiledVariant, wall: Sequence[int], dealer: int, events:
     # hands locked (no claim but a win).
     stay = variant.play.after_win == "stay"
     aside: list[list[int]] = [[] for _ in range(n)]
+    # play.exchange: every seat passes its tiles once, all to the seat the direction names;
+    # a tile received in the exchange cannot be passed on in it.
+    exchange = variant.play.exchange
+    passed: set[int] = set()
+    received: set[int] = set()
 
     def fail(i: int, msg: str) -> None:
         problems.append(f"event {i} ({events[i].get('type')}): {msg}")
@@ -220,6 +225,28 @@ def validate(variant: CompiledVariant, wall: Sequence[int], dealer: int, events:
                 aside[seat].append(tid)
         elif t == "missing_suit":
             missing[seat] = ev.get("suit")
+        elif t == "exchange":
+            from .exchange import direction_of, target
+
+            ids = list(ev.get("ids") or [])
+            if exchange is None or seat in passed:
+                fail(i, f"seat {seat} passes tiles on where the variant has no exchange, or twice")
+                continue
+            passed.add(seat)
+            to = target(seat, direction_of(exchange, wall), n)
+            suits = {kinds[x] // 9 if kinds[x] < 27 else 3 for x in ids if 0 <= x < len(kinds)}
+            if ev.get("to") != to:
+                fail(i, f"seat {seat}'s tiles go to seat {ev.get('to')}, not to seat {to}")
+            elif len(ids) != exchange["tiles"] or (exchange["same_suit"] and (len(suits) != 1 or 3 in suits)):
+                fail(i, f"seat {seat} passes {len(ids)} tiles of {len(suits)} suits: expected {exchange['tiles']}"
+                        + (" of one suit" if exchange["same_suit"] else ""))
+            elif any(x not in hands[seat] or x in received for x in ids):
+                fail(i, f"seat {seat} does not hold the tiles {ids} it passes on")
+            else:
+                for x in ids:
+                    hands[seat].remove(x)
+                    hands[to].append(x)
+                    received.add(x)
     if not ended:
         problems.append("the event log has no end")
     places = list(wall[front:back])

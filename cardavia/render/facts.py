@@ -129,6 +129,7 @@ class VariantFacts:
     options: list[OptionFact] = field(default_factory=list)
     kong_transfer: str | None = None  # several_winners of settlement.kong_transfer, None without one
     page: str = ""  # the page's file name without .html: a shipped variant's name (its file stem), else its id
+    exchange: dict[str, Any] | None = None  # play.exchange: tiles, same_suit, direction
 
     @property
     def has_group(self) -> set[str]:
@@ -243,7 +244,7 @@ def facts_of(variant: CompiledVariant) -> VariantFacts:
         kong_payments=[PaymentFact(_text(r.when), r.payer, _text(r.amount) or "", kong=r.kong) for r in st.kongs],
         exhausted=exhausted, options=option_facts(variant),
         kong_transfer=st.kong_transfer.several_winners if st.kong_transfer is not None else None,
-        page=page_name(variant),
+        page=page_name(variant), exchange=dict(play.exchange) if play.exchange else None,
     )
 
 
