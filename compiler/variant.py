@@ -250,7 +250,12 @@ class _Compiler:
         p = data["play"]
         kongs = {"exposed": True, "concealed": True, "added": True, "robbing": True}
         kongs.update(p.get("kongs", {}))
-        max_winners = p.get("max_winners", 1 if p["after_win"] == "end_deal" else 3)
+        players = data["table"].get("players", 4) if isinstance(data.get("table"), dict) else 4
+        max_winners = p.get("max_winners", 1 if p["after_win"] == "end_deal" else players - 1)
+        if p["after_win"] == "continue" and isinstance(players, int) and max_winners >= players:
+            self.problem(("play", "max_winners"),
+                         f"with {players} players the deal ends when at most {players - 1} have won: "
+                         f"expected max_winners 1-{players - 1}")
         if p["after_win"] == "end_deal" and "max_winners" in p and max_winners != 1:
             self.problem(("play", "max_winners"),
                          "with after_win: end_deal the first win ends the deal: max_winners must be 1")
