@@ -1,6 +1,6 @@
 """Deals played as tasks on a Ray cluster (the optional extra ``cluster``).
 
-Each task plays one chunk of deals with :func:`runtime.simulate.play_chunk`, the code a
+Each task plays one chunk of deals with :func:`runtime.simulate.play_chunk`, the function a
 worker process runs, so the results are those of a local run with the same seed. The
 driver keeps only a window of tasks in flight (a few per CPU) and sums their results in
 deal order as they come back (``ray.wait``): its memory does not grow with the number of
@@ -40,12 +40,26 @@ OBJECT_STORE_BYTES = 100 * 1024 * 1024
 INSTALL_HINT = "--backend ray needs Ray: pip install 'cardavia[cluster]'"
 
 
-def _ray() -> Any:
-    """The ray module, or ValueError saying how to install it."""
+#: A local instance's settings, read when Ray is imported and by the processes it starts:
+#: no usage statistics sent; and not a cluster, so that Ray keeps 127.0.0.1 as the node's
+#: address (for a cluster it puts the machine's network address in its place) and every
+#: server of the instance listens on the loopback address only.
+LOCAL_ENVIRONMENT = {"RAY_USAGE_STATS_ENABLED": "0", "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0"}
+
+
+def _ray(local: bool) -> Any:
+    """The ray module (set up for a local instance when ``local``), or ValueError saying how
+    to install it."""
+    if local:
+        os.environ.update(LOCAL_ENVIRONMENT)
     try:
         import ray
     except ImportError:
         raise ValueError(INSTALL_HINT) from None
+    if local:
+        constants = getattr(getattr(ray, "_private", None), "ray_constants", None)
+        if getattr(constants, "ENABLE_RAY_CLUSTER", False):  # imported before the environment was set
+            constants.ENABLE_RAY_CLUSTER = False
     return ray
 
 
@@ -53,12 +67,11 @@ def _ray() -> Any:
 def connected(address: str | None, cpus: int) -> Any:
     """Ray, initialised for the block: joined at ``address``, or a local instance of ``cpus``
     CPUs on the loopback address (dashboard and usage statistics off) stopped afterwards."""
-    ray = _ray()
+    ray = _ray(local=address is None)
     if ray.is_initialized():
         yield ray
         return
     if address is None:
-        os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
         ray.init(address="local", num_cpus=cpus, include_dashboard=False, _node_ip_address="127.0.0.1",
                  object_store_memory=OBJECT_STORE_BYTES, log_to_driver=False, configure_logging=True,
                  logging_level="error")
@@ -71,6 +84,15 @@ def connected(address: str | None, cpus: int) -> Any:
         yield ray
     finally:
         ray.shutdown()
+
+
+def play_task(setup: Setup, first: int, stop: int) -> list[dict[str, Any]] | str:
+    """A task: :func:`~runtime.simulate.play_chunk`, or the message of the error it raised
+    (sent as text: an exception of the code's own may not survive the trip back)."""
+    try:
+        return play_chunk(setup, first, stop)
+    except Exception as exc:
+        return f"{type(exc).__name__}: {exc}"
 
 
 def _portable(setup: Setup) -> Setup:
@@ -100,7 +122,7 @@ class _Stream:
     def __init__(self, ray: Any, setup: Setup, total: int, cpus: int, summary: Summary,
                  interrupt: _Interrupt) -> None:
         self.ray = ray
-        self.task = ray.remote(num_cpus=1, max_retries=MAX_RETRIES, retry_exceptions=False)(play_chunk)
+        self.task = ray.remote(num_cpus=1, max_retries=MAX_RETRIES, retry_exceptions=False)(play_task)
         self.setup = ray.put(setup)
         self.total, self.size = total, chunk_size(total, cpus)
         self.chunks = -(-total // self.size)
@@ -134,15 +156,16 @@ class _Stream:
                 chunk = self.pending.pop(ref)
                 first, stop = self._deals(chunk)
                 try:
-                    done[chunk] = ray.get(ref)
-                except ray.exceptions.RayTaskError as exc:
-                    cause = exc.cause if isinstance(exc.cause, BaseException) else exc
-                    raise SimulationError(f"a task failed playing deals {first}-{stop - 1}: "
-                                          f"{type(cause).__name__}: {cause}") from None
+                    result = ray.get(ref)
+                except ray.exceptions.RayTaskError as exc:  # raised outside the chunk's code
+                    raise SimulationError(f"a task failed playing deals {first}-{stop - 1}: {exc}") from None
                 except ray.exceptions.RayError as exc:
                     raise SimulationError(f"a task playing deals {first}-{stop - 1} was lost "
                                           f"{MAX_RETRIES + 1} times ({type(exc).__name__}): "
                                           "the run cannot be completed") from None
+                if isinstance(result, str):
+                    raise SimulationError(f"a task failed playing deals {first}-{stop - 1}: {result}")
+                done[chunk] = result
             while summed in done:
                 for one in done.pop(summed):
                     self.summary.add(one)
