@@ -66,15 +66,16 @@ def _ray(local: bool) -> Any:
 @contextlib.contextmanager
 def connected(address: str | None, cpus: int) -> Any:
     """Ray, initialised for the block: joined at ``address``, or a local instance of ``cpus``
-    CPUs on the loopback address (dashboard and usage statistics off) stopped afterwards."""
+    CPUs (at most this machine's) on the loopback address, dashboard and usage statistics
+    off, stopped afterwards."""
     ray = _ray(local=address is None)
     if ray.is_initialized():
         yield ray
         return
     if address is None:
-        ray.init(address="local", num_cpus=cpus, include_dashboard=False, _node_ip_address="127.0.0.1",
-                 object_store_memory=OBJECT_STORE_BYTES, log_to_driver=False, configure_logging=True,
-                 logging_level="error")
+        ray.init(address="local", num_cpus=max(1, min(cpus, usable_cpus())), include_dashboard=False,
+                 _node_ip_address="127.0.0.1", object_store_memory=OBJECT_STORE_BYTES, log_to_driver=False,
+                 configure_logging=True, logging_level="error")
     else:
         try:
             ray.init(address=address, log_to_driver=False, configure_logging=True, logging_level="error")
@@ -108,9 +109,8 @@ def play_on_ray(setup: Setup, total: int, workers: int, address: str | None, sum
     """Play deals 0 to ``total - 1`` as Ray tasks and add their records to ``summary`` in
     order; returns the CPUs the tasks ran on. ``workers`` is the CPUs of a local instance
     (at most this machine's); a cluster at ``address`` lends all of its own."""
-    cpus = max(1, min(workers, usable_cpus()))
-    with connected(address, cpus) as ray:
-        cpus = max(1, int(ray.cluster_resources().get("CPU", cpus)))  # a cluster's, or the instance's
+    with connected(address, workers) as ray:
+        cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))  # a cluster's, or the instance's
         if total:
             _Stream(ray, _portable(setup), total, cpus, summary, interrupt).run()
     return cpus

@@ -11,6 +11,7 @@ differences and whether each is significant.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -51,7 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from cardavia.compiler import VariantError
-    from cardavia.report.runs import Run, differences, differences_json, play
+    from cardavia.report.runs import Run, differences, differences_json
     from cardavia.runtime.simulate import SimulationError
 
     if not args.out and not args.json:
@@ -77,13 +78,16 @@ def run(args: argparse.Namespace) -> int:
         plan.append((args.compare, other_options, args.seed if args.compare_seed is None else args.compare_seed))
     runs: list[Run] = []
     try:
-        for source, chosen, seed in plan:
-            label = f"simulating {source}" if len(plan) > 1 else "simulating"
-            with _progress(args.deals, sys.stderr.isatty(), label) as progress:
-                runs.append(play(source, args.deals, seed, players, chosen, args.workers, args.backend, args.address,
-                                 progress))
-            if runs[-1].simulate.get("interrupted"):
-                break
+        from cardavia.compiler import load_variant
+
+        for source, chosen, _ in plan:  # every variant compiles before anything is played
+            load_variant(source, chosen)
+        with contextlib.ExitStack() as stack:
+            if args.backend == "ray":  # one Ray instance (or connection) for both runs
+                from cardavia.runtime.cluster import connected
+
+                stack.enter_context(connected(args.address, args.workers))
+            _play(plan, args, players, runs)
     except VariantError as exc:
         print_problems(exc, args.json)
         return 2
@@ -112,6 +116,21 @@ def run(args: argparse.Namespace) -> int:
     if interrupted:
         return 130
     return 1 if any(r.simulate["invariant_violations"] for r in runs) else 0
+
+
+def _play(plan: list[tuple[str, dict[str, str], int]], args: argparse.Namespace, players: list[str] | None,
+          runs: list[Any]) -> None:
+    """Play each run of the plan (a progress bar each), adding it to ``runs``; stop after an
+    interrupted one."""
+    from cardavia.report.runs import play
+
+    for source, chosen, seed in plan:
+        label = f"simulating {source}" if len(plan) > 1 else "simulating"
+        with _progress(args.deals, sys.stderr.isatty(), label) as progress:
+            runs.append(play(source, args.deals, seed, players, chosen, args.workers, args.backend, args.address,
+                             progress))
+        if runs[-1].simulate.get("interrupted"):
+            return
 
 
 def _write_page(path: Path, runs: list[Any], diffs: list[dict[str, Any]] | None, as_json: bool) -> int:

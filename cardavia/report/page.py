@@ -163,8 +163,9 @@ def _patterns(runs: Sequence[Run]) -> Section:
                    "Each pattern's frequency (the wins it appears in, per 1,000 wins, with its interval) against "
                    "the value the table gives it. The dashed line is the trend over the patterns seen at least three "
                    "times (value against frequency, both on a log scale); a pattern far above it is worth much "
-                   "but common, far below it rare but cheap (a factor of 2 and 1.5 standard deviations from the "
-                   "trend). A value marked * is computed by the table: the mean points it gave when scored. "
+                   "but common, far below it rare but cheap (a factor of 2 from the trend at least, and twice "
+                   "the patterns' usual distance from it; the trend is a median fit, which these barely move). "
+                   "A value marked * is computed by the table: the mean points it gave when scored. "
                    "A pattern never seen has 0 wins; its interval says how rare it may still be.",
                    [chart], tables)
 

@@ -55,7 +55,8 @@ def wilson(count: int, n: int) -> Estimate:
     z2 = Z * Z
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = Z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return Estimate(p, max(0.0, centre - half), min(1.0, centre + half), n, count)
+    # The interval holds p exactly (rounding could leave 1.0 just outside an upper end of 0.999...).
+    return Estimate(p, min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half)), n, count)
 
 
 @dataclass(slots=True)

@@ -10,6 +10,7 @@ a seat's number alone says nothing.
 from __future__ import annotations
 
 import math
+import statistics
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -191,9 +192,9 @@ def _quantiles(hist: Counter[int]) -> dict[str, int | None]:
 
 
 #: How far from the table's trend a pattern's value must lie to be named: a factor of 2 at
-#: least, and 1.5 standard deviations of the patterns' distances from the trend.
+#: least, and 2 robust standard deviations of the patterns' distances from the trend.
 OUTLIER_FACTOR = 2.0
-OUTLIER_SD = 1.5
+OUTLIER_SD = 2.0
 #: Wins a pattern needs to take part in the trend (rarer ones have too loose a frequency).
 TREND_MIN_WINS = 3
 
@@ -201,8 +202,12 @@ TREND_MIN_WINS = 3
 def mark_outliers(patterns: list[dict[str, Any]]) -> dict[str, float] | None:
     """Fit log(value) = a + b·log(frequency) over the patterns seen often enough and mark
     those far above the trend ``"outlier": "worth much but common"`` and those far below
-    ``"rare but cheap"``; others get None. Returns the
-    trend ``{"intercept", "slope"}``, or None when too few patterns take part."""
+    ``"rare but cheap"``; others get None. Returns the trend ``{"intercept", "slope"}``, or
+    None when too few patterns take part.
+
+    The fit is Theil-Sen's (the median of the slopes between pairs of patterns) and the
+    spread of the distances is measured by their median (1.4826 times the median absolute
+    distance): the very patterns to be named barely move either."""
     for p in patterns:
         p["outlier"] = None
         p["residual"] = None
@@ -210,14 +215,13 @@ def mark_outliers(patterns: list[dict[str, Any]]) -> dict[str, float] | None:
               if p["wins"] >= TREND_MIN_WINS and p["value"] is not None and p["value"] > 0]
     if len(points) < 4:
         return None
-    mx = sum(x for x, _, _ in points) / len(points)
-    my = sum(y for _, y, _ in points) / len(points)
-    sxx = sum((x - mx) ** 2 for x, _, _ in points)
-    slope = sum((x - mx) * (y - my) for x, y, _ in points) / sxx if sxx else 0.0
-    intercept = my - slope * mx
+    slopes = [(y2 - y1) / (x2 - x1) for i, (x1, y1, _) in enumerate(points) for x2, y2, _ in points[i + 1:]
+              if x2 != x1]
+    slope = statistics.median(slopes) if slopes else 0.0
+    intercept = statistics.median(y - slope * x for x, y, _ in points)
     residuals = [y - (intercept + slope * x) for x, y, _ in points]
-    sd = math.sqrt(sum(r * r for r in residuals) / max(1, len(points) - 2))
-    bound = max(math.log(OUTLIER_FACTOR), OUTLIER_SD * sd)
+    spread = 1.4826 * statistics.median(abs(r) for r in residuals)
+    bound = max(math.log(OUTLIER_FACTOR), OUTLIER_SD * spread)
     for r, (_, _, p) in zip(residuals, points):
         p["residual"] = round(r, 3)
         if r > bound:
