@@ -57,7 +57,7 @@ def _ray(local: bool) -> Any:
     except ImportError:
         raise ValueError(INSTALL_HINT) from None
     if local:
-        constants = getattr(getattr(ray, "_private", None), "ray_constants", None)
+        constants: Any = getattr(getattr(ray, "_private", None), "ray_constants", None)
         if getattr(constants, "ENABLE_RAY_CLUSTER", False):  # imported before the environment was set
             constants.ENABLE_RAY_CLUSTER = False
     return ray
