@@ -69,6 +69,8 @@ def connected(address: str | None, cpus: int) -> Any:
     CPUs (at most this machine's) on the loopback address, dashboard and usage statistics
     off, stopped afterwards."""
     ray = _ray(local=address is None)
+    if address is not None:
+        _check_reachable(address)
     if ray.is_initialized():
         yield ray
         return
@@ -85,6 +87,26 @@ def connected(address: str | None, cpus: int) -> Any:
         yield ray
     finally:
         ray.shutdown()
+
+
+#: Seconds to wait for a cluster's address to answer before saying it cannot be reached
+#: (Ray itself keeps trying for minutes).
+CONNECT_TIMEOUT = 10.0
+
+
+def _check_reachable(address: str) -> None:
+    """SimulationError when ``address`` (HOST:PORT, or ray://HOST:PORT) does not accept a
+    connection; other forms (``auto``) are left to Ray."""
+    import socket
+
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not port.isdigit() or not host:
+        return
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_TIMEOUT):
+            pass
+    except OSError as exc:
+        raise SimulationError(f"cannot reach the Ray cluster at {address!r}: {exc.strerror or exc}") from None
 
 
 def play_task(setup: Setup, first: int, stop: int) -> list[dict[str, Any]] | str:

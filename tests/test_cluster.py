@@ -120,3 +120,15 @@ def test_a_failing_task_ends_the_run_with_a_message(ray_instance, tmp_path: Path
     monkeypatch.setattr(cluster, "_portable", then_removed)
     with pytest.raises(SimulationError, match=r"a task failed playing deals \d+-\d+: VariantError: .*no such file"):
         simulate(str(variant), 4, backend="ray")
+
+
+def test_an_address_that_does_not_answer_is_said_at_once(capsys):
+    import socket
+
+    with socket.socket() as s:  # a port of the loopback address that nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    capsys.readouterr()
+    status = main(["simulate", "hk", "--deals", "2", "--backend", "ray", "--address", f"127.0.0.1:{port}", "--json"])
+    assert status == 1
+    assert "cannot reach the Ray cluster" in json.loads(capsys.readouterr().out)["error"]

@@ -88,8 +88,8 @@ def _pattern(name: str, per_1000: float, value: float, wins: int = 50) -> dict:
 
 
 def test_patterns_far_from_the_trend_are_named():
-    # A table where value halves as frequency doubles, but for one generous and one stingy pattern.
-    patterns = [_pattern(f"p{k}", 10 * 2 ** k, 64 / 2 ** k) for k in range(7)]
+    # A table where value falls as frequency grows, but for one generous and one stingy pattern.
+    patterns = [_pattern(f"p{k}", 10 * 1.5 ** k, 90 / 1.5 ** k) for k in range(12)]
     patterns.append(_pattern("generous", 320, 40))
     patterns.append(_pattern("stingy", 10, 1))
     patterns.append(_pattern("unseen", 0, 88, wins=0))

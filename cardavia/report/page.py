@@ -51,8 +51,13 @@ def number(x: float) -> str:
     return text.replace("-", MINUS)
 
 
+def share(x: float) -> str:
+    """A share as a percentage with one decimal (three under 1%)."""
+    return f"{100 * x:.{1 if abs(x) >= 0.01 or x == 0 else 3}f}".replace("-", MINUS)
+
+
 def percent(e: Estimate) -> str:
-    return f"{number(100 * e.estimate)}% ({number(100 * e.low)}{DASH}{number(100 * e.high)})"
+    return f"{share(e.estimate)}% ({share(e.low)}{DASH}{share(e.high)})"
 
 
 def mean(e: Estimate) -> str:
@@ -135,7 +140,7 @@ def _distribution(runs: Sequence[Run], id: str, title: str, intro: str, key: str
     rows = charts.bins([r.figures[key][hist] for r in runs])
     chart = charts.distribution(title, [r.label for r in runs], rows, xlabel, of)
     table = Table([xlabel] + [f"{r.label}: {of}" for r in runs],
-                  [[b.label] + [f"{number(100 * s)}% ({c})" for s, c in zip(b.shares, b.counts)] for b in rows])
+                  [[b.label] + [f"{share(s)}% ({c})" for s, c in zip(b.shares, b.counts)] for b in rows])
     head = Table(["figure"] + [r.label for r in runs],
                  [[f"mean ({int(LEVEL * 100)}% interval)"] + [mean(r.figures[key][summary]) for r in runs]])
     if "quantiles" in runs[0].figures[key]:
@@ -163,8 +168,9 @@ def _patterns(runs: Sequence[Run]) -> Section:
                    "Each pattern's frequency (the wins it appears in, per 1,000 wins, with its interval) against "
                    "the value the table gives it. The dashed line is the trend over the patterns seen at least three "
                    "times (value against frequency, both on a log scale); a pattern far above it is worth much "
-                   "but common, far below it rare but cheap (a factor of 2 from the trend at least, and twice "
-                   "the patterns' usual distance from it; the trend is a median fit, which these barely move). "
+                   "but common, far below it rare but cheap (a factor of 2 from the trend at least, and two "
+                   "standard deviations of the patterns' distances from it; the patterns farthest from the others' "
+                   "line, a tenth at most, are left out of the fit so that they do not bend it). "
                    "A value marked * is computed by the table: the mean points it gave when scored. "
                    "A pattern never seen has 0 wins; its interval says how rare it may still be.",
                    [chart], tables)
@@ -225,7 +231,7 @@ def _run_findings(f: dict[str, Any]) -> list[str]:
                else "no advantage or disadvantage that these deals can tell")
     others = [p["win_rate"].estimate for p in f["by_position"][1:]]
     out.append(f"the dealer wins {percent(dealer['win_rate'])} of deals (the others "
-               f"{number(100 * sum(others) / max(1, len(others)))}% on average) and gains {mean(pts)} points "
+               f"{share(sum(others) / max(1, len(others)))}% on average) and gains {mean(pts)} points "
                f"a deal: {verdict}.")
     refused = f["refusals"]
     if refused["minimum"]:

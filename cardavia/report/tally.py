@@ -10,7 +10,6 @@ a seat's number alone says nothing.
 from __future__ import annotations
 
 import math
-import statistics
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -192,9 +191,11 @@ def _quantiles(hist: Counter[int]) -> dict[str, int | None]:
 
 
 #: How far from the table's trend a pattern's value must lie to be named: a factor of 2 at
-#: least, and 2 robust standard deviations of the patterns' distances from the trend.
+#: least, and 2 standard deviations of the patterns' distances from the trend.
 OUTLIER_FACTOR = 2.0
 OUTLIER_SD = 2.0
+#: The largest share of the patterns set aside from the fit as far off the others' line.
+TRIMMED = 0.1
 #: Wins a pattern needs to take part in the trend (rarer ones have too loose a frequency).
 TREND_MIN_WINS = 3
 
@@ -205,9 +206,9 @@ def mark_outliers(patterns: list[dict[str, Any]]) -> dict[str, float] | None:
     ``"rare but cheap"``; others get None. Returns the trend ``{"intercept", "slope"}``, or
     None when too few patterns take part.
 
-    The fit is Theil-Sen's (the median of the slopes between pairs of patterns) and the
-    spread of the distances is measured by their median (1.4826 times the median absolute
-    distance): the very patterns to be named barely move either."""
+    The fit is least squares over the patterns that lie near the line of the others: the
+    farthest is set aside while it lies beyond the bound of the others' line (at most a
+    tenth of them), so that the very patterns to be named do not bend the trend."""
     for p in patterns:
         p["outlier"] = None
         p["residual"] = None
@@ -215,17 +216,33 @@ def mark_outliers(patterns: list[dict[str, Any]]) -> dict[str, float] | None:
               if p["wins"] >= TREND_MIN_WINS and p["value"] is not None and p["value"] > 0]
     if len(points) < 4:
         return None
-    slopes = [(y2 - y1) / (x2 - x1) for i, (x1, y1, _) in enumerate(points) for x2, y2, _ in points[i + 1:]
-              if x2 != x1]
-    slope = statistics.median(slopes) if slopes else 0.0
-    intercept = statistics.median(y - slope * x for x, y, _ in points)
-    residuals = [y - (intercept + slope * x) for x, y, _ in points]
-    spread = 1.4826 * statistics.median(abs(r) for r in residuals)
-    bound = max(math.log(OUTLIER_FACTOR), OUTLIER_SD * spread)
-    for r, (_, _, p) in zip(residuals, points):
+    kept = [(x, y) for x, y, _ in points]
+    while len(kept) > max(4, (1 - TRIMMED) * len(points)):  # set aside, one by one, the farthest
+        intercept, slope, _ = _fit(kept)
+        worst = max(kept, key=lambda q: abs(q[1] - intercept - slope * q[0]))
+        rest = [q for q in kept if q is not worst]
+        intercept, slope, bound = _fit(rest)
+        if abs(worst[1] - intercept - slope * worst[0]) <= bound:
+            break
+        kept = rest
+    intercept, slope, bound = _fit(kept)
+    for x, y, p in points:
+        r = y - (intercept + slope * x)
         p["residual"] = round(r, 3)
         if r > bound:
             p["outlier"] = "worth much but common"
         elif r < -bound:
             p["outlier"] = "rare but cheap"
     return {"intercept": intercept, "slope": slope}
+
+
+def _fit(points: list[tuple[float, float]]) -> tuple[float, float, float]:
+    """(intercept, slope, how far a point must lie to be far off) of a least-squares line."""
+    n = len(points)
+    mx = sum(x for x, _ in points) / n
+    my = sum(y for _, y in points) / n
+    sxx = sum((x - mx) ** 2 for x, _ in points)
+    slope = sum((x - mx) * (y - my) for x, y in points) / sxx if sxx else 0.0
+    intercept = my - slope * mx
+    sd = math.sqrt(sum((y - intercept - slope * x) ** 2 for x, y in points) / max(1, n - 2))
+    return intercept, slope, max(math.log(OUTLIER_FACTOR), OUTLIER_SD * sd)
