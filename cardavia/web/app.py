@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -137,11 +138,6 @@ def create_app(db: str | Path, pace: float = DEFAULT_PACE) -> Starlette:
     async def _game(game_id: str) -> TableGame:
         return await run_in_threadpool(games.get, game_id)
 
-    def _advanced(game: TableGame) -> TableGame:
-        with game.lock:
-            game.advance()
-        return game
-
     async def root(request: Request) -> Response:
         return RedirectResponse(f"/{_preferred(request).tag}/", status_code=307)
 
@@ -165,8 +161,11 @@ def create_app(db: str | Path, pace: float = DEFAULT_PACE) -> Starlette:
     async def play(request: Request) -> Response:
         name = request.path_params["variant"]
         values: Mapping[str, Any] = request.query_params
-        if request.method == "POST":
-            values = {**request.query_params, **(await request.form())}
+        if request.method == "POST":  # the Start game form (urlencoded, a few short fields)
+            raw = await request.body()
+            if len(raw) > MAX_BODY:
+                raise GameError(413, "too_large", f"the form has {len(raw)} bytes: at most {MAX_BODY}")
+            values = {**request.query_params, **dict(parse_qsl(raw.decode("utf-8", "replace")))}
         lang = _lang(str(values.get("lang") or _preferred(request).tag))
         pace = check_pace(values["pace"]) if values.get("pace") not in (None, "") else None
         options = {k[len("option."):]: str(v) for k, v in values.items() if k.startswith("option.")}
@@ -175,10 +174,15 @@ def create_app(db: str | Path, pace: float = DEFAULT_PACE) -> Starlette:
 
     async def table_page(request: Request) -> Response:
         lang = _lang(request.path_params["lang"])
-        game = _advanced(await _game(request.path_params["id"]))
+        game = await _game(request.path_params["id"])
         tab = "rules" if request.query_params.get("tab") == "rules" else "table"
-        view = await run_in_threadpool(Table, game, lang.tag)
-        return _variant_page(lang, game.variant.id, tab, view, f"table/{game.id}")
+
+        def render() -> HTMLResponse:
+            with game.lock:
+                game.advance()
+                return _variant_page(lang, game.variant.id, tab, Table(game, lang.tag), f"table/{game.id}")
+
+        return await run_in_threadpool(render)
 
     async def table_view(request: Request) -> Response:
         lang = _lang(request.path_params["lang"])
