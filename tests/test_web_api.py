@@ -23,7 +23,7 @@ import pytest
 pytest.importorskip("httpx", reason="the test client needs httpx (pip install -e '.[test]')")
 
 with warnings.catch_warnings():  # newer Starlette prefers httpx2, and says so on import
-    warnings.simplefilter("ignore", DeprecationWarning)
+    warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
 from cardavia.compiler import shipped_variants
