@@ -167,15 +167,15 @@ def favicon() -> str:
 
 
 def tile_name(t: Translator, code: str) -> str:
-    """A tile in words, in the translator's language ("5 dots", "Red dragon")."""
+    """A tile in words, in the translator's language ("5 of dots", "Red dragon")."""
     rank, suit = code[0], code[1]
     n = int(rank)
     if suit == "m":
-        return t.pgettext("tile", "{n} characters", n=n)
+        return t.pgettext("tile", "{n} of characters", n=n)
     if suit == "p":
-        return t.pgettext("tile", "{n} dots", n=n)
+        return t.pgettext("tile", "{n} of dots", n=n)
     if suit == "s":
-        return t.pgettext("tile", "{n} bamboo", n=n)
+        return t.pgettext("tile", "{n} of bamboo", n=n)
     if suit == "z":
         names = (t.pgettext("tile", "East wind"), t.pgettext("tile", "South wind"), t.pgettext("tile", "West wind"),
                  t.pgettext("tile", "North wind"), t.pgettext("tile", "White dragon"),
