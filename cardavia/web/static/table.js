@@ -76,6 +76,7 @@
     if (current().getAttribute("data-version") !== before) selected = null;
     select(selected);
     announce();
+    scrollLog();
     if (key !== null) {
       var again = key && root.querySelector(key);
       var target = again && !again.disabled ? again
@@ -85,6 +86,11 @@
       if (target) target.focus();
     }
     schedule();
+  }
+
+  function scrollLog() {  // the newest moves in view
+    var log = root.querySelector(".log ol");
+    if (log) log.scrollTop = log.scrollHeight;
   }
 
   function announce() {
@@ -178,5 +184,6 @@
   });
 
   document.addEventListener("visibilitychange", function () { if (!document.hidden) refresh(); });
+  scrollLog();
   schedule();
 })();
