@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.append(str(ROOT))  # after the installed package: never a shadowing cardavia/
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
