@@ -56,7 +56,7 @@ ZHONG = "M3,8 L17,8 L17,18 L3,18 Z M10,2 L10,26"
 FA = ("M5,2 L4,9 M1,9 L18,9 M13,2 L15,5 M10,2 Q9,14 2,22 M7,13 L15,13 Q13,19 6,23 M9,16 Q13,20 18,23")
 
 #: Where dots and bamboo sticks sit for ranks 1-9, in a 20 x 28 field.
-LAYOUT = {
+LAYOUT: dict[int, list[tuple[float, float]]] = {
     1: [(10, 14)],
     2: [(10, 6), (10, 22)],
     3: [(4, 5), (10, 14), (16, 23)],

@@ -189,8 +189,9 @@ class Table:
             facts.append(t.pgettext("web", "dealer"))
         if deal.won[s]:
             facts.append(t.pgettext("game", "won"))
-        if deal.missing[s] and (s == HUMAN or deal.phase != "missing_suit"):
-            facts.append(t.pgettext("game", "missing {suit}", suit=words.suit(deal.missing[s])))
+        missing = deal.missing[s]
+        if missing and (s == HUMAN or deal.phase != "missing_suit"):
+            facts.append(t.pgettext("game", "missing {suit}", suit=words.suit(missing)))
         current = not deal.over and any(d.seat == s for d in deal.pending())
         melds = [[self.tile(x) for x in m.ids] for m in deal.melds[s]]
         return Seat(s, capital(words.seat(deal, s)), facts, melds, [self.tile(x) for x in deal.flowers[s]],
