@@ -348,3 +348,56 @@ def test_serve_refuses_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None
     assert main(["serve", "--port", "70000"]) == 2
     assert "--port" in capsys.readouterr().err
     assert main(["serve", "--pace", "-1"]) == 2
+
+
+HOUSE = """\
+extends: hk
+id: hk_house
+options:
+  base_table:
+    name: Faan to base
+    description: How a hand's faan become the base points it is paid.
+    default: doubling
+    choices:
+      doubling:
+        name: Doubling at every faan
+      half_spicy:
+        name: Half spicy
+        description: The base doubles up to 4 faan, then grows by half.
+        changes:
+          settlement:
+            base: "[1, 2, 4, 8, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384][min(total, 13)]"
+"""
+
+
+def test_start_game_offers_the_variants_options(tmp_path: Path) -> None:
+    house = tmp_path / "house.yaml"
+    house.write_text(HOUSE, encoding="utf-8")
+    db = tmp_path / "g.sqlite3"
+    c = TestClient(create_app(db, pace=0, variants=["hk", str(house)]))
+    page = c.get("/en/hk_house?tab=table").text
+    assert 'name="option.base_table"' in page and '<option value="half_spicy">' in page
+    assert 'name="option.' not in c.get("/en/hk?tab=table").text  # hk declares no options
+    r = c.post("/play/hk_house", data={"lang": "en", "pace": "0", "option.base_table": "half_spicy"},
+               follow_redirects=False)
+    assert r.status_code == 303
+    game = r.headers["location"].rsplit("/", 1)[1]
+    assert state_of(c, game)["options"] == {"base_table": "half_spicy"}
+    again = TestClient(create_app(db, pace=0, variants=["hk", str(house)]))  # a restart keeps the choice
+    assert state_of(again, game)["options"] == {"base_table": "half_spicy"}
+    r = c.post("/play/hk_house", data={"option.base_table": "nope"}, follow_redirects=False)
+    assert r.status_code == 400 and "nope" in r.text
+    assert c.get("/play/hk?option.x=y", follow_redirects=False).status_code == 400
+    assert c.get("/play/mcr", follow_redirects=False).status_code == 404  # not served here
+
+
+def test_the_pace_can_be_changed(tmp_path: Path) -> None:
+    c = client(tmp_path / "g.sqlite3")
+    s = start(c, "hk")
+    r = c.post(f"/api/games/{s['id']}/pace", json={"pace": 1})
+    assert r.status_code == 200 and r.json()["pace"] == 1
+    r = c.post(f"/api/games/{s['id']}/pace", json={"pace": "fast"})
+    assert r.status_code == 400 and "pace" in r.json()["error"]
+    assert state_of(c, s["id"])["pace"] == 1
+    page = c.get(f"/en/table/{s['id']}").text
+    assert '<option value="1" selected>' in page

@@ -25,9 +25,8 @@ playwright_api = pytest.importorskip("playwright.sync_api",
                                      reason="playwright is not installed (pip install -e '.[test]')")
 uvicorn = pytest.importorskip("uvicorn")
 
-from tests.test_rules_browser import ARGS, PHONE, chromium_path  # noqa: E402
-
 from cardavia.web.app import create_app  # noqa: E402
+from tests.test_rules_browser import ARGS, PHONE, chromium_path  # noqa: E402
 
 DESKTOP = {"width": 1280, "height": 900}
 

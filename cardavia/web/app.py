@@ -18,9 +18,9 @@ Requests the game refuses are answered with a 4xx status and ``{"error": ..., "c
 
 from __future__ import annotations
 
+import hashlib
 import json
-from collections.abc import Mapping
-from functools import lru_cache
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
@@ -32,6 +32,7 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Route
 
 from cardavia.compiler import load_variant, shipped_variants
+from cardavia.render.document import FamilyPage
 from cardavia.render.languages import LANGUAGES, Language, UnknownLanguage, language
 from cardavia.render.pages import NavLink, Switch, family_document, game_document, html_environment, page_values
 
@@ -52,21 +53,28 @@ MAX_BODY = 16_384
 
 # ------------------------------------------------------------------ pages
 
-@lru_cache(maxsize=1)
-def _variants() -> dict[str, Any]:
-    return {name: load_variant(name) for name in shipped_variants()}
+class Site:
+    """The variants served and their documents (made once per language)."""
 
+    def __init__(self, variants: Sequence[str] | None = None) -> None:
+        names = list(variants) if variants is not None else shipped_variants()
+        compiled = [load_variant(v) for v in names]
+        self.variants = {v.id: v for v in compiled}
+        self.sources = {v.id: source for v, source in zip(compiled, names)}
+        self.families: dict[str, list[Any]] = {}
+        for v in compiled:
+            self.families.setdefault(v.family or "other", []).append(v)
+        self.choices = {vid: declared_options(v) for vid, v in self.variants.items()}
+        #: The version of the static files, in their addresses: a new version is fetched anew.
+        self.v = hashlib.sha256(b"".join((STATIC / name).read_bytes() for name in FILES)
+                                + tiles.sprite().encode()).hexdigest()[:12]
+        self._docs: dict[str, list[FamilyPage]] = {}
 
-def _families() -> dict[str, list[Any]]:
-    out: dict[str, list[Any]] = {}
-    for v in _variants().values():
-        out.setdefault(v.family or "other", []).append(v)
-    return out
-
-
-@lru_cache(maxsize=32)
-def _family_docs(tag: str) -> list[Any]:
-    return [family_document(members, tag) for members in _families().values()]
+    def family_docs(self, lang: Language) -> list[FamilyPage]:
+        docs = self._docs.get(lang.tag)
+        if docs is None:
+            docs = self._docs[lang.tag] = [family_document(m, lang) for m in self.families.values()]
+        return docs
 
 
 def declared_options(variant: Any) -> list[dict[str, Any]]:
@@ -103,23 +111,23 @@ def _preferred(request: Request) -> Language:
     return LANGUAGES[0]
 
 
-def _render(lang: Language, template: str, rest: str, current: str | None = None, **values: Any) -> HTMLResponse:
+def _render(site: Site, lang: Language, template: str, rest: str, current: str | None = None,
+            **values: Any) -> HTMLResponse:
     """A page in ``lang``; ``rest`` is its address after the language (for the language switcher)."""
-    games = [g for doc in _family_docs(lang.tag) for g in doc.games]
+    games = [g for doc in site.family_docs(lang) for g in doc.games]
     nav = [NavLink(f"/{lang.tag}/{g.variant}", g.name, g.variant == current) for g in games]
     switches = [Switch(other.tag, other.native, f"/{other.tag}/{rest}", other == lang) for other in LANGUAGES]
     env = html_environment(lang, TEMPLATES)
-    choices = {name: declared_options(v) for name, v in _variants().items()}
     html = env.get_template(template).render(**page_values(lang, {
         "nav": nav, "switches": switches, "home": f"/{lang.tag}/", "suffix": "", "start": "/play/",
-        "icon": "/favicon.svg", "choices": choices, "prefix": f"/{lang.tag}/", **values}))
+        "icon": "/favicon.svg", "choices": site.choices, "prefix": f"/{lang.tag}/", "v": site.v, **values}))
     return HTMLResponse(html)
 
 
-def _variant_page(lang: Language, name: str, tab: str, view: Table | None, rest: str) -> HTMLResponse:
-    page = game_document(_variants()[name], lang)
+def _variant_page(site: Site, lang: Language, name: str, tab: str, view: Table | None, rest: str) -> HTMLResponse:
+    page = game_document(site.variants[name], lang)
     due = "" if view is None else _due(view.game)
-    return _render(lang, "variant.html", rest, current=name, page=page, tab=tab, view=view, due=due)
+    return _render(site, lang, "variant.html", rest, current=name, page=page, tab=tab, view=view, due=due)
 
 
 def _due(game: TableGame) -> str:
@@ -129,11 +137,13 @@ def _due(game: TableGame) -> str:
 
 # ------------------------------------------------------------------ the app
 
-def create_app(db: str | Path, pace: float = DEFAULT_PACE) -> Starlette:
+def create_app(db: str | Path, pace: float = DEFAULT_PACE, variants: Sequence[str] | None = None) -> Starlette:
     """The site, its games kept in the SQLite database ``db``; ``pace``: the default seconds
-    between two of the computer players' moves."""
+    between two of the computer players' moves; ``variants``: the variants served (names or
+    paths; default every shipped variant)."""
+    site = Site(variants)
     store = Store(db)
-    games = Games(store, pace)
+    games = Games(store, pace, sources=site.sources)
 
     async def _game(game_id: str) -> TableGame:
         return await run_in_threadpool(games.get, game_id)
@@ -143,20 +153,19 @@ def create_app(db: str | Path, pace: float = DEFAULT_PACE) -> Starlette:
 
     async def landing(request: Request) -> Response:
         lang = _lang(request.path_params["lang"])
-        return _render(lang, "index.html", "", families=_family_docs(lang.tag))
+        return _render(site, lang, "index.html", "", families=site.family_docs(lang))
 
     async def page(request: Request) -> Response:
         lang = _lang(request.path_params["lang"])
         name = request.path_params["name"]
-        families = _families()
-        if name in families:
-            docs = {doc.family: doc for doc in _family_docs(lang.tag)}
-            return _render(lang, "family.html", name, page=docs[name])
-        if name in _variants():
+        if name in site.families:
+            docs = {doc.family: doc for doc in site.family_docs(lang)}
+            return _render(site, lang, "family.html", name, page=docs[name])
+        if name in site.variants:
             tab = "table" if request.query_params.get("tab") == "table" else "rules"
-            return _variant_page(lang, name, tab, None, name)
-        raise GameError(404, "not_found", f"no page {name!r}: expected a family ({', '.join(families)}) or a "
-                                          f"game ({', '.join(_variants())})")
+            return _variant_page(site, lang, name, tab, None, name)
+        raise GameError(404, "not_found", f"no page {name!r}: expected a family ({', '.join(site.families)}) or "
+                                          f"a game ({', '.join(site.variants)})")
 
     async def play(request: Request) -> Response:
         name = request.path_params["variant"]
@@ -180,7 +189,7 @@ def create_app(db: str | Path, pace: float = DEFAULT_PACE) -> Starlette:
         def render() -> HTMLResponse:
             with game.lock:
                 game.advance()
-                return _variant_page(lang, game.variant.id, tab, Table(game, lang.tag), f"table/{game.id}")
+                return _variant_page(site, lang, game.variant.id, tab, Table(game, lang.tag), f"table/{game.id}")
 
         return await run_in_threadpool(render)
 
@@ -193,7 +202,8 @@ def create_app(db: str | Path, pace: float = DEFAULT_PACE) -> Starlette:
                 game.advance()
                 view = Table(game, lang.tag)
                 env = html_environment(lang, TEMPLATES)
-                return env.get_template("table.html").render(**page_values(lang, {"view": view, "due": _due(game)}))
+                return env.get_template("table.html").render(**page_values(lang, {"view": view, "due": _due(game),
+                                                                                "v": site.v}))
 
         html = await run_in_threadpool(render)
         return HTMLResponse(html, headers={"Cache-Control": "no-store"})
@@ -202,7 +212,7 @@ def create_app(db: str | Path, pace: float = DEFAULT_PACE) -> Starlette:
         body = await _json(request)
         name = body.get("variant")
         if not isinstance(name, str):
-            raise GameError(400, "bad_request", f"'variant' is required: one of {', '.join(shipped_variants())}")
+            raise GameError(400, "bad_request", f"'variant' is required: one of {', '.join(site.variants)}")
         options = body.get("options") or {}
         if not isinstance(options, dict) or not all(isinstance(v, str) for v in options.values()):
             raise GameError(400, "bad_request", "'options' is an object of option names and choices")
@@ -280,6 +290,7 @@ def create_app(db: str | Path, pace: float = DEFAULT_PACE) -> Starlette:
     app = Starlette(routes=routes, exception_handlers={GameError: error, 404: not_found, 405: not_found})
     app.state.games = games
     app.state.store = store
+    app.state.site = site
     return app
 
 

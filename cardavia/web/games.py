@@ -70,14 +70,15 @@ def check_pace(value: object) -> float:
     return pace
 
 
-def variant_for(name: str, options: Mapping[str, str] | None = None) -> CompiledVariant:
-    """A shipped variant by name, with chosen options; GameError for anything else."""
-    names = shipped_variants()
-    if name not in names:
+def variant_for(sources: Mapping[str, str], name: str, options: Mapping[str, str] | None = None) -> CompiledVariant:
+    """A served variant by its id (``sources`` maps each id to its name or path), with chosen
+    options; GameError for anything else."""
+    source = sources.get(name)
+    if source is None:
         raise GameError(404, "unknown_variant",
-                        f"no variant {quoted(name)}: expected one of {', '.join(names)}")
+                        f"no variant {quoted(name)}: expected one of {', '.join(sources)}")
     try:
-        return load_variant(name, options=dict(options or {}))
+        return load_variant(source, options=dict(options or {}))
     except VariantError as exc:
         raise GameError(400, "bad_option", "; ".join(p.message for p in exc.problems)) from None
 
@@ -244,9 +245,10 @@ class TableGame:
     # ------------------------------------------------------------ restoring
 
     @classmethod
-    def restore(cls, stored: StoredGame, store: Store, clock: Callable[[], float] = time.monotonic) -> TableGame:
+    def restore(cls, stored: StoredGame, store: Store, sources: Mapping[str, str],
+                clock: Callable[[], float] = time.monotonic) -> TableGame:
         """The game as its rows say, the current deal replayed decision by decision."""
-        variant = variant_for(stored.variant, stored.options)
+        variant = variant_for(sources, stored.variant, stored.options)
         game = cls.__new__(cls)
         game.id, game.variant, game.seed, game.pace = stored.id, variant, stored.seed, stored.pace
         game.store, game.clock, game.lock = store, clock, threading.Lock()
@@ -268,9 +270,12 @@ class TableGame:
 
 
 class Games:
-    """Every game: the database, and the games in memory (the most recently used)."""
+    """Every game: the database, and the games in memory (the most recently used).
+    ``sources``: the variants served, each id with its name or path (default: the shipped ones)."""
 
-    def __init__(self, store: Store, pace: float = DEFAULT_PACE, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, store: Store, pace: float = DEFAULT_PACE, clock: Callable[[], float] = time.monotonic,
+                 sources: Mapping[str, str] | None = None) -> None:
+        self.sources = dict(sources) if sources is not None else {name: name for name in shipped_variants()}
         self.store = store
         self.pace = pace
         self.clock = clock
@@ -279,7 +284,7 @@ class Games:
 
     def start(self, name: str, options: Mapping[str, str] | None = None, pace: float | None = None,
               seed: int | None = None) -> TableGame:
-        variant = variant_for(name, options)
+        variant = variant_for(self.sources, name, options)
         game_id = secrets.token_urlsafe(16)
         seed = secrets.randbits(62) if seed is None else seed
         game = TableGame(game_id, variant, seed, self.pace if pace is None else pace, self.store, self.clock)
@@ -298,7 +303,7 @@ class Games:
         stored = self.store.load(game_id) if _plausible(game_id) else None
         if stored is None:
             raise GameError(404, "unknown_game", f"no game {quoted(game_id)}: start one at /play/VARIANT")
-        game = TableGame.restore(stored, self.store, self.clock)
+        game = TableGame.restore(stored, self.store, self.sources, self.clock)
         return self._keep(game)
 
     def _keep(self, game: TableGame) -> TableGame:

@@ -274,6 +274,16 @@ class Table:
             out.append(Button("discard", t.pgettext("web", "Discard"), primary=not any(b.primary for b in out)))
         return out
 
+    def paces(self) -> list[tuple[str, str, bool]]:
+        """The choices of pause between the others' moves: (seconds, label, chosen)."""
+        values = sorted({0.0, 0.25, 0.5, 1.0, 2.0, self.game.pace})
+        shown = [format(v, "g") for v in values]
+        return [(n, self.t.pgettext("web", "{n} s", n=n), v == self.game.pace) for v, n in zip(values, shown)]
+
+    def legend(self) -> list[str]:
+        """What the tile codes of the hints mean."""
+        return self.words.legend()
+
     # ------------------------------------------------------------ hints
 
     def hints(self) -> list[str]:

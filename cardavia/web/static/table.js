@@ -183,6 +183,16 @@
     }
   });
 
+  var pace = document.querySelector("form.pace select");
+  if (pace) {
+    pace.addEventListener("change", function () {
+      fetch("/api/games/" + encodeURIComponent(game) + "/pace", {
+        method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({pace: +pace.value})
+      }).then(function () { refresh(); });
+    });
+    pace.form.addEventListener("submit", function (e) { e.preventDefault(); });
+  }
+
   document.addEventListener("visibilitychange", function () { if (!document.hidden) refresh(); });
   scrollLog();
   schedule();
