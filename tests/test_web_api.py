@@ -168,6 +168,8 @@ def test_stale_repeated_and_malformed_requests(tmp_path: Path) -> None:
     assert comparable(state_of(c, s["id"])) == comparable(after)
     r = c.post(f"/api/games/{s['id']}/actions", content=b"{not json", headers={"content-type": "application/json"})
     assert r.status_code == 400 and "not JSON" in r.json()["error"]
+    r = c.post(f"/api/games/{s['id']}/actions", json={"do": "pass"})
+    assert r.status_code == 400 and "'version'" in r.json()["error"]
     r = c.post(f"/api/games/{s['id']}/actions", json=[1, 2])
     assert r.status_code == 400 and "object" in r.json()["error"]
     r = c.post(f"/api/games/{s['id']}/actions", content=b"x" * 20000)

@@ -183,6 +183,9 @@ class TableGame:
         """Apply your answer, given as the JSON of an action (``do`` and its tile, tiles or suit;
         a discard names the physical tile by ``id``), or ``next-deal``; GameError otherwise."""
         self.advance()
+        if version is None:
+            raise GameError(400, "no_version", f"give the 'version' of the table the action answers (now "
+                                               f"{self.version}, from GET /api/games/{self.id})")
         if version != self.version:
             raise GameError(409, "stale", f"the game has moved on: this action answers version {quoted(version)}, "
                                           f"the table is at version {self.version}; look again and choose anew")
