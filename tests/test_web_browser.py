@@ -217,3 +217,13 @@ def test_sliders_change_the_page_and_survive_a_reload(server: str, desktop: Any)
         desktop.reload()
         assert desktop.input_value(f'input[name="{name}"]') == value
         assert desktop.evaluate(style) == after
+
+
+def test_the_site_pages_fit_a_phone_without_errors(server: str, phone: Any) -> None:
+    for path in ("/", "/zh-Hans/", "/it/china", "/de/mcr", "/ms/sichuan?tab=table"):
+        phone.goto(server + path)
+        assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], path
+    phone.goto(server + "/pt/china")
+    phone.click('article[data-variant="sichuan"] form.start button')
+    assert "/pt/table/" in phone.url
+    assert phone.is_visible('[data-action="missing-suit"]')
