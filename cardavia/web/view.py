@@ -430,8 +430,10 @@ class Table:
             ready = None
             if facts is not None and facts[s].ready:
                 _, _, waits = deal.ready_value(s)
-                ready = t.pgettext("game", "ready, waiting on {tiles}: worth {worth}", tiles=words.tiles(waits),
-                                   worth=facts[s].ready_value)
+                best = max((w.discard.total for w in self.analyst.waits(View.of_seat(deal, s))
+                            if w.tile in waits and w.discard.valid), default=0)
+                ready = t.pgettext("game", "ready, waiting on {tiles}: best win {worth}, which pays {amount}",
+                                   tiles=words.tiles(waits), worth=words.amount(best), amount=facts[s].ready_value)
             hands.append({"seat": s, "name": capital(words.seat(deal, s)),
                           "tiles": [self.tile(x) for x in sorted(deal.hands[s], key=lambda x: (deal.kinds[x], x))],
                           "melds": [[self.tile(x) for x in m.ids] for m in deal.melds[s]],
@@ -441,6 +443,7 @@ class Table:
         rows = [{"name": capital(words.player(s)), "delta": format(deltas[s], "+d"), "total": format(totals[s], "+d")}
                 for s in range(deal.n)]
         return {"why": t.pgettext("game", "End of the deal: {why}.", why=words.ending(deal)), "wins": wins,
+                "nobody": not wins and deal.end != "exhausted",  # an exhausted wall's ending says it already
                 "hands": hands, "payments": [words.payment(deal, p) for p in deal.payments], "rows": rows}
 
 
