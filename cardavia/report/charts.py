@@ -180,13 +180,18 @@ def value_vs_rarity(title: str, sides: Sequence[tuple[str, Sequence[dict[str, An
                 tx = [lo * (hi / lo) ** (k / 20) for k in range(21)] if hi > lo else [lo]
                 ax.plot(tx, [math.exp(trend["intercept"] + trend["slope"] * math.log(x)) for x in tx],
                         color="#666", linewidth=1, linestyle="--", label="trend")
-            for p, x, y in zip(seen, xs, ys):
-                if p["outlier"]:
-                    ax.annotate(p["name"], (x, y), xytext=(4, 4 if p["outlier"] == "worth much but common" else -10),
-                                textcoords="offset points", fontsize=8, color=COLOURS[s])
+            named = sorted(((x, y, p) for p, x, y in zip(seen, xs, ys) if p["outlier"]), key=lambda t: (t[0], t[1]))
+            for k, (x, y, p) in enumerate(named):  # neighbours' names at alternating heights
+                ax.annotate(p["name"], (x, y), xytext=(4, (4, -11, 13)[k % 3]), textcoords="offset points",
+                            fontsize=8, color=COLOURS[s])
+        from matplotlib.ticker import FuncFormatter
+
+        plain = FuncFormatter(lambda v, _: f"{v:g}")  # 1, 10, 100 rather than powers of ten
         ax.set_xscale("log")
+        ax.xaxis.set_major_formatter(plain)
         if log_y:
             ax.set_yscale("log")
+            ax.yaxis.set_major_formatter(plain)
         ax.set_xlabel("wins it appears in, per 1,000 wins (log scale)")
         ax.set_ylabel(f"value ({unit})")
         ax.set_title(title, loc="left", fontsize=11)

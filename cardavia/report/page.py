@@ -52,8 +52,8 @@ def number(x: float) -> str:
 
 
 def share(x: float) -> str:
-    """A share as a percentage with one decimal (three under 1%)."""
-    return f"{100 * x:.{1 if abs(x) >= 0.01 or x == 0 else 3}f}".replace("-", MINUS)
+    """A share as a percentage with one decimal (two under 1%)."""
+    return f"{100 * x:.{1 if abs(x) >= 0.01 or x == 0 else 2}f}".replace("-", MINUS)
 
 
 def percent(e: Estimate) -> str:
