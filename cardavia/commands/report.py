@@ -29,7 +29,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Play deals with computer players and write a balance report: how often deals are won and "
                     "drawn, the dealer's advantage, win rates and points by seat and by player, deal length, hand "
                     "values, points exchanged, each pattern's frequency against its value, and complete hands "
-                    "refused for the minimum, each with a 95%% interval. --compare adds a second variant (or the "
+                    "refused for the minimum, each with a 95% interval. --compare adds a second variant (or the "
                     "same with other options) and tests each difference.")
     p.add_argument("variant", metavar="VARIANT", help="hk, mcr, sichuan, or a path to a YAML file")
     p.add_argument("--compare", metavar="OTHER", help="a second variant to compare with (it may be VARIANT again, "
