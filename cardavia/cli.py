@@ -20,7 +20,7 @@ from cardavia.commands import LONGEST_MESSAGE, StreamError, fail, flush, interna
 from cardavia.compiler.errors import shorten
 
 #: Command modules, in the order ``cardavia --help`` lists them.
-COMMANDS = ("check", "score", "waits", "replay", "simulate", "play", "rules", "schema")
+COMMANDS = ("serve", "check", "score", "waits", "replay", "simulate", "report", "play", "rules", "schema")
 
 
 def version() -> str:

@@ -154,6 +154,8 @@ class Deal:
         # draw) the same, which a win on that discard may take (settlement.kong_transfer).
         self._last_kong: list[Payment] = []
         self._kong_discard: list[Payment] = []
+        #: Per seat, the tiles that completed its hand but were refused: below the minimum.
+        self.refused = [0] * self.n
         self.visible = [0] * 34
         self.wins: list[WinRec] = []
         self.payments: list[Payment] = []
@@ -617,6 +619,8 @@ class Deal:
         except HandError:
             return None
         if not result.valid:
+            if result.arrangement is not None:  # a winning shape worth less than the minimum
+                self.refused[seat] += 1
             return None
         flags["self_drawn"] = self_drawn
         return result, flags, events
