@@ -24,7 +24,7 @@ from .loading import schema as schema_mod
 from .loading.files import read_variant_file, resolve
 from .loading.overlay import load_document
 from .loading.source import Source
-from .model.tiles import TileSet, wind_kind
+from .model.tiles import SUIT_GROUPS, TileSet, wind_kind
 from .records import Record
 from .scoring.codegen import emitted_scorer
 from .scoring.context import PATTERN_FACTS
@@ -227,12 +227,19 @@ class _Compiler:
     # ------------------------------------------------------------- stages
 
     def tiles(self, data: dict[str, Any]) -> TileSet:
-        groups = [(g["group"], g["copies"]) for g in data["tiles"]]
+        groups: list[tuple[str, int, frozenset[int] | None]] = []
         seen: set[str] = set()
-        for i, (name, _) in enumerate(groups):
+        for i, g in enumerate(data["tiles"]):
+            name = g["group"]
             if name in seen:
                 self.problem(("tiles", i, "group"), f"tile group {name!r} is listed twice: expected each group once")
             seen.add(name)
+            ranks = g.get("ranks")
+            if ranks is not None and name not in SUIT_GROUPS:
+                self.problem(("tiles", i, "ranks"), f"tile group {name!r} takes no ranks: expected ranks only on "
+                             f"a suit ({', '.join(SUIT_GROUPS)})")
+                ranks = None
+            groups.append((name, g["copies"], None if ranks is None else frozenset(ranks)))
         return TileSet.build(groups)
 
     def table(self, data: dict[str, Any], tiles: TileSet) -> Table:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from cardavia.compiler.model.tiles import TILE_GROUPS, WIND_LETTERS
+from cardavia.compiler.model.tiles import TILE_GROUPS, WIND_LETTERS, rank_of
 
 from .bounds import can_repeat
 from .catalog import humanize
@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 class TileGroupFact:
     group: str  # characters, dots, bamboo, winds, dragons, flowers, seasons
     copies: int
-    kinds: int  # how many tile kinds the group has
+    kinds: int  # how many tile kinds of the group the set has
+    ranks: tuple[int, ...] | None = None  # the ranks a suit keeps, when not all nine
 
 
 @dataclass(slots=True, frozen=True)
@@ -162,9 +163,10 @@ def _text(compiled: Any) -> str | None:
 def tile_groups(tiles: TileSet) -> list[TileGroupFact]:
     out = []
     for name, kinds in TILE_GROUPS.items():
-        copies = tiles.copies(kinds[0])
-        if copies:
-            out.append(TileGroupFact(name, copies, len(kinds)))
+        present = [k for k in kinds if tiles.copies(k)]
+        if present:
+            ranks = None if len(present) == len(kinds) else tuple(rank_of(k) for k in present)
+            out.append(TileGroupFact(name, tiles.copies(present[0]), len(present), ranks))
     return out
 
 

@@ -152,6 +152,10 @@ class Prose:
         for copies, names in by_copies.items():
             items.append(t.ngettext("{groups}: {n} copy of each tile.", "{groups}: {n} copies of each tile.",
                                     copies, groups=cap(t.join(names))))
+        for g in f.tile_groups:
+            if g.ranks is not None:
+                items.append(t._("{group}: only the ranks {ranks}.", group=cap(self.group_name(g.group)),
+                                 ranks=t.join(str(r) for r in g.ranks)))
         absent = [self.group_name(g) for g in TILE_GROUPS if g not in f.has_group]
         if absent:
             items.append(t._("There are no {groups}.", groups=t.join(absent, style="or")))
