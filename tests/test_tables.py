@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cardavia.compiler import VariantError, compile_file
+from cardavia.compiler import VariantError, compile_file, load_variant
+from cardavia.compiler.model.tiles import CODES
 from cardavia.runtime.simulate import simulate
 from scenarios.helpers import checked, run_cli, scenario
 
@@ -92,3 +93,20 @@ def test_a_sixteen_tile_deal(tmp_path: Path, capsys: Any) -> None:
 def test_other_tables_simulate_soundly(tmp_path: Path, name: str, text: str, players: int) -> None:
     out = simulate(variant(tmp_path, name, text), 200, seed=9)
     assert out["deals"] == 200 and out["invariant_violations"] == 0 and len(out["wins_by_seat"]) == players
+
+
+def test_the_shipped_three_player_sichuan(capsys: Any) -> None:
+    from cardavia.cli import main
+    from cardavia.render.catalog import translator
+    from cardavia.render.languages import LANGUAGES
+
+    v = load_variant("sichuan-three")
+    assert (v.table.players, len(v.tiles), v.play.max_winners, v.play.missing_suit) == (3, 72, 2, None)
+    assert {CODES[k][1] for k in v.tiles.kinds} == {"p", "s"}  # the characters are out
+    assert "exchange" not in (v.data.get("options") or {})
+    out = simulate("sichuan-three", 200, seed=4)
+    assert out["deals"] == 200 and out["invariant_violations"] == 0 and len(out["wins_by_seat"]) == 3
+    for lang in LANGUAGES:
+        assert main(["rules", "sichuan-three", "--lang", lang.tag, "--format", "txt"]) == 0
+        page = capsys.readouterr().out
+        assert page.splitlines()[0] == translator(lang.tag).pgettext("variant title", "Three-player Sichuan Mahjong")

@@ -55,8 +55,8 @@ def test_the_wall_and_the_scorer_know_the_missing_ranks(tmp_path: Path) -> None:
 
 
 def test_a_table_with_chosen_ranks_simulates_soundly(tmp_path: Path) -> None:
-    out = simulate(write(tmp_path, TERMINALS), 60, seed=5)
-    assert out["deals"] == 60 and out["invariant_violations"] == 0 and len(out["wins_by_seat"]) == 3
+    out = simulate(write(tmp_path, TERMINALS), 200, seed=5)
+    assert out["deals"] == 200 and out["invariant_violations"] == 0 and len(out["wins_by_seat"]) == 3
 
 
 def test_a_rank_out_of_range_is_located(tmp_path: Path) -> None:
