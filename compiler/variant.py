@@ -467,6 +467,14 @@ def _from_cache(entry_key: str, text: str, file: str) -> CompiledVariant | None:
     return variant
 
 
+def _folder(file: str) -> str:
+    """The resolved folder of ``file``, against which an overlay's relative bases are read."""
+    try:
+        return str(Path(file).resolve().parent)
+    except (OSError, ValueError, RuntimeError):
+        return file
+
+
 def _digest(text: str) -> str:
     return cache.hasher(text.encode("utf-8", "surrogatepass")).hexdigest()
 
@@ -481,7 +489,9 @@ def compile_text(text: str, file: str = "<variant>", options: Mapping[str, str] 
     what keeps a fresh process's load fast.
     """
     chosen = json.dumps(dict(options or {}), sort_keys=True)
-    entry_key = cache.key(text + "\0" + chosen) if use_cache else None
+    # The folder too: an overlay's `extends: base.yaml` names a file beside it, so the same
+    # text in another folder is another variant.
+    entry_key = cache.key("\0".join((text, chosen, _folder(file)))) if use_cache else None
     if entry_key is not None:
         cached = _from_cache(entry_key, text, file)
         if cached is not None:

@@ -85,6 +85,17 @@ def test_an_inherited_problem_names_the_base_file(tmp_path: Path) -> None:
     assert (problem.file, problem.line) == (str(base), line) and "'totl'" in problem.message
 
 
+def test_the_same_overlay_in_two_folders_reads_its_own_base(tmp_path: Path) -> None:
+    text = (ROOT / "variants" / "hk.yaml").read_text(encoding="utf-8")
+    for folder, minimum in (("a", 3), ("b", 2)):
+        (tmp_path / folder).mkdir()
+        write(tmp_path / folder, "base.yaml", text.replace("  minimum: 3\n", f"  minimum: {minimum}\n", 1))
+        write(tmp_path / folder, "over.yaml", "extends: base.yaml\nid: over\n")
+    for _ in range(2):  # compiled, then from the cache
+        assert compile_file(tmp_path / "a" / "over.yaml").scoring.minimum == 3
+        assert compile_file(tmp_path / "b" / "over.yaml").scoring.minimum == 2
+
+
 def test_a_changed_base_is_compiled_again(tmp_path: Path) -> None:
     text = (ROOT / "variants" / "hk.yaml").read_text(encoding="utf-8")
     base = write(tmp_path, "base.yaml", text)
