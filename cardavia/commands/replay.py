@@ -68,10 +68,11 @@ def read_scenario(name: str) -> bytes:
         except (OSError, ValueError) as exc:  # no such file, a loop of links, a NUL in the name...
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             raise _Unreadable(f"cannot read {name}: {reason}") from None
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):  # a directory, a device, a pipe (open() refuses a directory)
+            os.close(fd)
+            raise _Unreadable(f"{name}: not a regular file: expected a scenario's JSON file")
         with os.fdopen(fd, "rb") as fh:
-            st = os.fstat(fh.fileno())
-            if not stat.S_ISREG(st.st_mode):
-                raise _Unreadable(f"{name}: not a regular file: expected a scenario's JSON file")
             if st.st_size > MAX_SCENARIO_BYTES:
                 raise _Unreadable(f"{name}: the file holds {st.st_size:,} bytes: a scenario has at most "
                                   f"{MAX_SCENARIO_BYTES:,}")
