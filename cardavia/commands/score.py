@@ -212,24 +212,45 @@ def jsonl(variant: CompiledVariant, source: IO[bytes], out: IO[str]) -> int:
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
-                if raw is _TOO_LONG:
-                    answers.append(_error(f"line {number}: longer than {MAX_LINE_BYTES:,} bytes: a request "
-                                          "takes well under 1,000"))
-                else:
-                    answers.append(_error(f"line {number}: not UTF-8 text (byte {exc.start + 1})"))
+                answers.append(not_text(raw, exc, number))
                 continue
             if line and not line.isspace():  # a blank line gets no answer
                 # (the fast path, when there is one, has already turned this line down)
                 answers.append(_checked_answer(encode, line, number))
         if answers:
-            try:
-                out.write("".join(answers))
-                out.flush()
-            except BrokenPipeError:
-                raise
-            except OSError as exc:  # a full disk: the answers are lost, the batch cannot go on
-                raise output_error(exc) from None
+            send(out, answers)
     return 0
+
+
+def not_text(raw: bytes, exc: UnicodeDecodeError, number: int) -> str:
+    """The answer to line ``number`` of a batch, whose bytes ``raw`` are not UTF-8 text
+    (or stand for a line too long, :data:`_TOO_LONG`)."""
+    if raw is _TOO_LONG:
+        return _error(f"line {number}: longer than {MAX_LINE_BYTES:,} bytes: a request takes well under 1,000")
+    return _error(f"line {number}: not UTF-8 text (byte {exc.start + 1})")
+
+
+def send(out: IO[str], answers: list[str]) -> None:
+    """Write and flush a group of answers; :class:`StreamError` when they cannot be written
+    (a full disk: the answers are lost, the batch cannot go on)."""
+    try:
+        out.write("".join(answers))
+        out.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise output_error(exc) from None
+
+
+def read_json(line: str) -> Any:
+    """The JSON value of a request line; an integer of more than 4,300 digits is read as
+    its size (:func:`json_int`): in a field that is ignored, it must not matter."""
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError:
+        raise
+    except ValueError:
+        return json.loads(line, parse_int=json_int)
 
 
 #: The longest request line read (real requests are under 1,000 bytes); a longer one is
@@ -309,13 +330,7 @@ def _answer(encode: LineEncoder, line: str, number: int) -> str:
 def _checked_answer(encode: LineEncoder, line: str, number: int) -> str:
     """The answer through json.loads and from_json, which say what is wrong with a request."""
     try:
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError:
-            raise
-        except ValueError:  # an integer of more than 4,300 digits: in a field that is ignored,
-            obj = json.loads(line, parse_int=json_int)  # it must not matter
-        return encode.hand(from_json(obj, encode.size))
+        return encode.hand(from_json(read_json(line), encode.size))
     except Exception as exc:
         return _failure(exc, number)
 

@@ -13,12 +13,12 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import sys
 from typing import IO, TYPE_CHECKING, Any
 
-from cardavia.commands import fail, print_problems, refusal, unit_word
-from cardavia.commands.score import INPUT_ERRORS, _arrived, _error, _failure
+from cardavia.commands import fail, print_problems, refusal, stdin, stdout, unit_word, write
+from cardavia.commands.score import INPUT_ERRORS, _arrived, _failure, not_text, read_json, send
 from cardavia.compiler import HandError, VariantError, from_json, load_variant
+from cardavia.compiler.errors import visible_lines
 from cardavia.compiler.model.hand import notation_request
 from cardavia.compiler.model.tiles import CODES, WIND_LETTERS
 
@@ -68,7 +68,10 @@ def read_request(analyst: Analyst, obj: Any) -> View:
         if isinstance(m, dict) and isinstance(m.get("tiles"), list):
             named.update(t for t in m["tiles"] if isinstance(t, str))
     scorer = analyst.scorer
-    placeholder = next(k for k in sorted(scorer.playable) if k < 34 and CODES[k] not in named)
+    placeholder = next((k for k in sorted(scorer.playable) if k < 34 and CODES[k] not in named), None)
+    if placeholder is None:  # every kind named: far more tiles than a hand holds
+        raise HandError(f"wrong tile count: the hand and its sets name every kind of tile; a waiting hand holds "
+                        f"{scorer.hand_size - 1} tiles")
     request["win_tile"] = CODES[placeholder]
     hand = from_json(request)
     held = len(hand.concealed) + 3 * len(hand.melds)
@@ -97,10 +100,10 @@ def run(args: argparse.Namespace) -> int:
     a = analyst(variant)
     if args.jsonl:
         if args.hand:
-            print("error: --jsonl reads hands from standard input; give no HAND argument", file=sys.stderr)
-            return 2
+            return fail("--jsonl reads hands from standard input; give no HAND argument")
+        source, out = stdin().buffer, stdout()
         gc.freeze()  # what is loaded now lives as long as the batch (see cardavia score)
-        return jsonl(a, sys.stdin.buffer, sys.stdout)
+        return jsonl(a, source, out)
     if not args.hand:
         return fail("give a HAND one tile short of a win (e.g. \"33m 444p 55p [789m] [777p]\") or --jsonl",
                     as_json=args.json)
@@ -111,10 +114,10 @@ def run(args: argparse.Namespace) -> int:
                             f"(cardavia score scores a complete hand)")
         request.update(seat_wind=args.seat, round_wind=args.round, missing_suit=args.missing_suit)
         view = read_request(a, request)
-        text = json.dumps(answer(a, view)) if args.json else table(a, view)
+        text = json.dumps(answer(a, view)) if args.json else visible_lines(table(a, view))  # names from the file
     except INPUT_ERRORS as exc:
         return fail(str(exc), as_json=args.json)
-    print(text)
+    write(text + "\n")
     return 0
 
 
@@ -129,17 +132,16 @@ def jsonl(analyst: Analyst, source: IO[bytes], out: IO[str]) -> int:
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
-                answers.append(_error(f"line {number}: not UTF-8 text (byte {exc.start + 1})"))
+                answers.append(not_text(raw, exc, number))
                 continue
             if not line or line.isspace():
                 continue  # a blank line gets no answer
             try:
-                answers.append(json.dumps(answer(analyst, read_request(analyst, json.loads(line)))) + "\n")
+                answers.append(json.dumps(answer(analyst, read_request(analyst, read_json(line)))) + "\n")
             except Exception as exc:  # a bad line is answered and the batch goes on
                 answers.append(_failure(exc, number))
         if answers:
-            out.write("".join(answers))
-            out.flush()
+            send(out, answers)
     return 0
 
 
