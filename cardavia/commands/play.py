@@ -10,6 +10,8 @@ from cardavia.commands import fail, print_problems
 
 #: Seconds after each of the other players' moves, unless --pace says otherwise.
 DEFAULT_PACE = 0.4
+#: The longest --pace (a longer pause is no game; an infinite one cannot be slept).
+MAX_PACE = 10.0
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -24,7 +26,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--lang", default="en", metavar="TAG",
                    help="language of the game: en, it, pt, ms, de, zh-Hans, zh-Hant (default en)")
     p.add_argument("--pace", type=float, default=DEFAULT_PACE, metavar="SECONDS",
-                   help=f"pause after each of the other players' moves (default {DEFAULT_PACE}; 0: none)")
+                   help=f"pause after each of the other players' moves (default {DEFAULT_PACE}; 0: none; "
+                        f"at most {MAX_PACE:g})")
     p.add_argument("--no-color", action="store_true", help="no colour (also when NO_COLOR is set)")
     p.add_argument("--tiles", choices=("text", "unicode"), default="text",
                    help="tiles as codes such as 3m (default) or as Unicode mahjong tiles")
@@ -41,8 +44,8 @@ def run(args: argparse.Namespace) -> int:
         lang = language(args.lang).tag
     except UnknownLanguage as exc:
         return fail(str(exc))
-    if args.pace < 0 or args.pace != args.pace:
-        return fail("--pace must be 0 or more seconds")
+    if not 0 <= args.pace <= MAX_PACE:  # NaN fails both
+        return fail(f"--pace must be 0 to {MAX_PACE:g} seconds")
     if sys.stdout is None:  # started with its standard output closed: nowhere to play
         return fail("standard output is closed: the game has nowhere to show the table")
     safe_streams()
