@@ -393,6 +393,63 @@ def test_a_jsonl_line_of_more_than_a_million_bytes_is_an_error_line() -> None:
     assert '"valid": true' in out
 
 
+# ------------------------------------------------------------ expressions that fail on some input
+
+def failing_variant(tmp_path: Path, where: str) -> tuple[str, int]:
+    """A variant whose pattern condition (``where='pattern'``) or base formula divides by
+    zero for the hands or totals it meets; (its path, the line of the failing part)."""
+    if where == "pattern":
+        text = HK.replace("    - id: all_chows\n", '    - id: bad\n      name: Bad\n      value: 1\n'
+                          '      when: "99 // (len(tiles) - 14) > 1"\n    - id: all_chows\n', 1)
+        marker = "    - id: bad"
+    else:
+        text = HK.replace('  base: "2 ** total"', '  base: "99 // (total - 3)"', 1)
+        marker = '  base: "99'
+    assert text != HK
+    path = tmp_path / f"failing-{where}.yaml"
+    path.write_text(text, encoding="utf-8")
+    return str(path), next(i for i, row in enumerate(text.splitlines(), 1) if row.startswith(marker))
+
+
+def test_a_pattern_failing_on_a_hand_is_named_with_its_line_by_every_command(tmp_path: Path) -> None:
+    path, line = failing_variant(tmp_path, "pattern")
+    said = f"{path}:{line}: pattern 'bad': a division by zero (99 // 0)"
+    status, out, err = cli_run("score", path, HAND)
+    assert status == 2 and out == "" and err == f"error: {said}\n"
+    status, out, _ = cli_run("score", path, HAND, "--json")
+    assert status == 2 and json.loads(out) == {"error": said}
+    status, out, _ = cli_run("score", path, "--jsonl", stdin=f"{WIN_LINE}\n{WIN_LINE}\n".encode())
+    assert status == 0 and out.splitlines() == [json.dumps({"error": f"line {n}: {said}"}) for n in (1, 2)]
+    status, _, err = cli_run("waits", path, WAITING)
+    assert status == 2 and err == f"error: {said}\n"
+    status, out, _ = cli_run("waits", path, "--jsonl", stdin=f"{WAITING_LINE}\n".encode())
+    assert status == 0 and json.loads(out) == {"error": f"line 1: {said}"}
+    status, _, err = cli_run("replay", "-", stdin=json.dumps({"variant": path, "seed": 4, "autoplay": "ai"}).encode())
+    assert status == 2 and err == f"error: -: {said}\n"
+    status, _, err = cli_run("simulate", path, "--deals", "3")
+    assert status == 1 and err.startswith("error: deal ") and err.endswith(f": {said}\n")
+    from cardavia.runtime.terminal import play_session
+
+    with pytest.raises(ArithmeticError, match="a division by zero"):  # the play command says it (below)
+        play_session(path, 1, io.StringIO("\n" * 300), io.StringIO())
+
+
+def test_a_base_formula_failing_on_a_total_is_named_by_its_place(tmp_path: Path) -> None:
+    path, _ = failing_variant(tmp_path, "base")
+    said = f"{path}: settlement.base: a division by zero (99 // 0)"
+    status, _, err = cli_run("simulate", path, "--deals", "20")
+    assert status == 1 and err.startswith("error: deal ") and err.endswith(f": {said}\n")
+    status, out, _ = cli_run("score", path, HAND, "--json")  # score leaves out a base it cannot work out
+    assert status == 0 and "base" not in json.loads(out)
+
+
+def test_the_play_command_names_a_failing_pattern(tmp_path: Path) -> None:
+    path, line = failing_variant(tmp_path, "pattern")
+    done = subprocess_run(["play", path, "--seed", "1", "--pace", "0"], stdin=b"\n" * 300)
+    assert done.returncode == 2
+    assert done.stderr.decode() == f"error: {path}:{line}: pattern 'bad': a division by zero (99 // 0)\n"
+
+
 # ------------------------------------------------------------ the last resort stays the exception
 
 def test_the_last_resort_prints_one_line_and_the_traceback_with_debug(monkeypatch: pytest.MonkeyPatch,

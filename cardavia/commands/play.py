@@ -35,7 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cardavia.compiler import VariantError
+    from cardavia.compiler import EvaluationError, VariantError
     from cardavia.render.languages import UnknownLanguage, language
     from cardavia.runtime.screen import safe_streams
     from cardavia.runtime.terminal import play_session
@@ -60,6 +60,8 @@ def run(args: argparse.Namespace) -> int:
     except VariantError as exc:
         print_problems(exc)
         return 2
+    except EvaluationError as exc:  # an expression of the variant failed during the game
+        return fail(str(exc))
     except OSError as exc:  # standard output closed or full while playing
         try:
             return fail(f"cannot write the game to standard output: {exc.strerror or exc}", status=1)

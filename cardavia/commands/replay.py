@@ -109,6 +109,7 @@ def parse_scenario(name: str, data: bytes) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
+    from cardavia.compiler import EvaluationError
     from cardavia.runtime.replay import ScenarioError, replay
 
     try:
@@ -118,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = replay(obj)
         text = json.dumps(result, indent=args.indent)
-    except ScenarioError as exc:
+    except (ScenarioError, EvaluationError) as exc:  # a bad scenario, or a variant failing on it
         return fail(f"{args.scenario}: {exc}")
     except Exception as exc:  # an engine bug: still status 2, as every error of replay
         debug = getattr(args, "debug", False)

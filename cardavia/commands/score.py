@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 from typing import IO, TYPE_CHECKING, Any
 
 from cardavia.commands import StreamError, fail, output_error, print_problems, refusal, stdin, stdout, unit_word, write
-from cardavia.compiler import HandError, VariantError, from_json, load_variant, parse_notation
+from cardavia.compiler import EvaluationError, HandError, VariantError, from_json, load_variant, parse_notation
 from cardavia.compiler.errors import json_int, quoted, visible_lines
 from cardavia.compiler.model.hand import Hand
 from cardavia.compiler.model.tiles import WIND_LETTERS, TileError
@@ -29,8 +29,10 @@ if TYPE_CHECKING:
     from cardavia.compiler.scoring.scorer import ScoreResult
     from cardavia.compiler.variant import CompiledVariant
 
-#: What a request can get wrong; anything else is an internal error, still reported per line.
-INPUT_ERRORS = (HandError, TileError)
+#: What a request can get wrong, and what the variant's expressions can get wrong on it (a
+#: division by zero, named with its pattern and line); anything else is an internal error,
+#: still reported per line.
+INPUT_ERRORS = (HandError, TileError, EvaluationError)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
