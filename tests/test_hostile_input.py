@@ -507,3 +507,28 @@ def test_the_parser_shows_arguments_visibly() -> None:
     with pytest.raises(SystemExit), contextlib.redirect_stderr(io.StringIO()) as err:
         cli.main(["score", "hk", HAND, "--seat", "\x1b[31m"])
     assert "\x1b" not in err.getvalue() and "\\x1b[31m" in err.getvalue()
+
+
+def test_the_documented_bounds_are_the_codes() -> None:
+    from cardavia.compiler.language.checker import MAX_CHARS, MAX_COST, MAX_DEPTH, MAX_TOTAL_COST
+    from cardavia.compiler.loading.files import MAX_FILE_BYTES
+    from cardavia.compiler.loading.overlay import MAX_CHAIN, MAX_ENTRIES, MAX_OPTIONS
+    from cardavia.compiler.loading.source import MAX_NODES
+
+    from cardavia.commands import LONGEST_MESSAGE
+    from cardavia.commands.play import MAX_PACE
+    from cardavia.commands.replay import MAX_INDENT, MAX_SCENARIO_BYTES
+    from cardavia.commands.score import MAX_LINE_BYTES
+
+    page = (ROOT / "docs" / "interfaces.md").read_text(encoding="utf-8").split("## Exit statuses and limits")[1]
+    said = {
+        "variant file": f"at most {MAX_FILE_BYTES:,} bytes", "values": f"at most {MAX_NODES:,} values",
+        "chain": f"at most {MAX_CHAIN} files",
+        "entries": f"at most {MAX_ENTRIES:,} patterns and {MAX_ENTRIES:,} shapes",
+        "options": f"and {MAX_OPTIONS} options", "steps": f"at most {MAX_COST:,} steps",
+        "characters": f"{MAX_CHARS:,} characters once", "nesting": f"{MAX_DEPTH} levels of nesting",
+        "table": f"together at most {MAX_TOTAL_COST:,} steps", "scenario": f"at most {MAX_SCENARIO_BYTES:,} bytes",
+        "indent": f"`--indent` 0 to {MAX_INDENT}", "line": f"at most {MAX_LINE_BYTES:,} bytes (a longer one",
+        "pace": f"`--pace` 0 to {MAX_PACE:g} seconds", "message": f"at most {LONGEST_MESSAGE:,} characters",
+    }
+    assert [what for what, words in said.items() if words not in page] == []
