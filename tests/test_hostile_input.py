@@ -303,6 +303,17 @@ def test_a_pace_that_cannot_be_slept_is_refused(pace: str) -> None:
     assert status == 2 and out == "" and err == "error: --pace must be 0 to 10 seconds\n"
 
 
+def test_a_lone_surrogate_in_a_variant_is_refused_by_every_command(tmp_path: Path) -> None:
+    path = tmp_path / "half.yaml"
+    path.write_text(HK.replace("name: Self-drawn", 'name: "Self\\ud800drawn"', 1), encoding="utf-8")
+    scenario = json.dumps({"variant": str(path), "seed": 1}).encode()
+    for args, status in ((("check", str(path)), 1), (("score", str(path), HAND), 2), (("rules", str(path)), 2),
+                         (("waits", str(path), WAITING), 2), (("simulate", str(path), "--deals", "1"), 2),
+                         (("replay", "-"), 2)):
+        got, out, err = cli_run(*args, stdin=scenario)
+        assert got == status and out == "" and "U+D800, half of a UTF-16 pair" in err, (args, err)
+
+
 def test_markdown_pages_copy_no_raw_html(tmp_path: Path) -> None:
     status, out, _ = cli_run("rules", hostile_variant(tmp_path), "--format", "md")
     assert status == 0 and "<script>" not in out and "&lt;script&gt;alert(1)&lt;/script&gt;" in out
