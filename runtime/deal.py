@@ -135,6 +135,8 @@ class Deal:
         self._after = [tuple((seat + i) % self.n for i in range(1, self.n)) for seat in range(self.n)]
         self._chows = self.play.chow == "previous_player" and "chow" not in self.blocks
         self.won = [False] * self.n
+        #: Per seat, the tiles that completed its hand but were refused: below the minimum.
+        self.refused = [0] * self.n
         self.visible = [0] * 34
         self.wins: list[WinRec] = []
         self.payments: list[Payment] = []
@@ -503,6 +505,8 @@ class Deal:
         except HandError:
             return None
         if not result.valid:
+            if result.arrangement is not None:  # a winning shape worth less than the minimum
+                self.refused[seat] += 1
             return None
         flags["self_drawn"] = self_drawn
         return result, flags

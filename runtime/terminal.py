@@ -68,12 +68,14 @@ class Game:
             tiles.append(drawn)
         return tiles
 
-    def sets(self, deal: Deal, seat: int) -> str:
-        parts = []
-        for m in deal.melds[seat]:
-            text = "".join(deal.codes[t][0] for t in m.ids) + deal.codes[m.ids[0]][1]
-            parts.append("{" + text + "}" if m.concealed else "[" + text + "]")
-        return " ".join(parts)
+    def sets(self, deal: Deal, seat: int) -> Text:
+        """A seat's declared sets: ``[567p] {5555z}`` (or their Unicode tiles)."""
+        return Text(" ").join(self.screen.meld([deal.kinds[t] for t in m.ids], m.concealed)
+                              for m in deal.melds[seat])
+
+    def with_sets(self, deal: Deal, seat: int) -> Text:
+        """"sets [567p] ..." in the player's language."""
+        return self.screen.fill(self.t.pgettext("game", "sets {sets}", sets="\0"), self.sets(deal, seat))
 
     def waits_now(self, deal: Deal) -> tuple[Any, ...]:
         """Your waits while your hand is one tile short (before a draw, the hand without it)."""
@@ -114,19 +116,21 @@ class Game:
         extra = Text()
         t = self.t
         if deal.melds[HUMAN]:
-            extra.append(t.pgettext("game", "sets {sets}", sets=self.sets(deal, HUMAN)))
+            extra.append_text(self.with_sets(deal, HUMAN))
         if self.words.flowers and deal.flowers[HUMAN]:
             if extra:
                 extra.append(screen.dot)
             extra.append(t.pgettext("game", "flowers") + " ")
             extra.append_text(screen.tiles([deal.kinds[f] for f in deal.flowers[HUMAN]]))
         marker = self.ready_marker(deal)
-        if marker is not None:
-            if extra:
-                extra.append(screen.dot)
+        if marker is not None and extra and extra.cell_len + len(screen.dot) + marker.cell_len <= screen.width:
+            extra.append(screen.dot)
             extra.append_text(marker)
+            marker = None
         if extra:
             screen.say(extra)
+        if marker is not None:  # on a line of its own rather than wrapped
+            screen.say(marker)
 
     def board(self, deal: Deal, number: int) -> None:
         """The whole table: the deal, then each seat's sets, flowers and discards."""
@@ -140,7 +144,7 @@ class Game:
         head.append(t.pgettext("game", "dealer: {seat}", seat=words.seat(deal, deal.dealer)))
         head.append(t.pgettext("game", "wall {n}", n=deal.wall_left()))
         screen.say(Text(screen.dot.join(head), style="bold" if screen.color else ""))
-        last = deal.events[-1] if deal.events and deal.events[-1].get("type") == "discard" else None
+        last = next((e for e in reversed(deal.events) if e.get("type") == "discard"), None)  # the newest discard
         hidden = deal.phase == "missing_suit"  # the others' choices are shown once everyone has chosen
         for seat in [*range(1, deal.n), HUMAN]:
             line = Text(capital(words.seat(deal, seat)), style="bold" if screen.color else "")
@@ -152,7 +156,7 @@ class Game:
             if deal.missing[seat] and not (hidden and seat != HUMAN):
                 parts.append(Text(t.pgettext("game", "missing {suit}", suit=words.suit(deal.missing[seat]))))
             if deal.melds[seat]:
-                parts.append(Text(t.pgettext("game", "sets {sets}", sets=self.sets(deal, seat))))
+                parts.append(self.with_sets(deal, seat))
             if words.flowers and deal.flowers[seat]:
                 flowers = Text(t.pgettext("game", "flowers") + " ")
                 flowers.append_text(screen.tiles([deal.kinds[f] for f in deal.flowers[seat]]))
@@ -164,7 +168,8 @@ class Game:
             river = deal.rivers[seat]
             discards = Text("  " + t.pgettext("game", "discards") + ": ")
             if river:
-                styles = {len(river) - 1: NEWEST_DISCARD_STYLE} if last is not None and last["seat"] == seat else {}
+                styles = {len(river) - 1: NEWEST_DISCARD_STYLE} if last is not None and last["seat"] == seat \
+                    and last["id"] == river[-1] else {}  # (unless claimed)
                 discards.append_text(screen.tiles([deal.kinds[x] for x in river], styles))
             else:
                 discards.append("-")
@@ -348,7 +353,10 @@ class TerminalPlayer:
         head = [t.pgettext("game", "Your turn"), t.pgettext("game", "wall {n}", n=deal.wall_left())]
         if drawn is not None:
             head.append(t.pgettext("game", "you drew {tile}", tile=deal.codes[drawn]))
-        screen.say(Text(screen.dot.join(head), style="bold" if screen.color else ""))
+        line = screen.text(screen.dot.join(head))
+        if screen.color:
+            line.stylize("bold")
+        screen.say(line)
         game.your_hand(deal)
         if drawn is not None and not can_win:
             self._refused_draw(deal, decision)
@@ -423,7 +431,8 @@ class TerminalPlayer:
         match = [o for o in kongs if o.tile is not None and (not code or CODES[o.tile] == code)]
         if len(match) != 1:
             self.screen.say(t.pgettext("game", "Say which kong: {choices}.",
-                                       choices=", ".join("k " + CODES[o.tile] for o in kongs if o.tile is not None)))
+                                       choices=", ".join("k " + CODES[o.tile] for o in kongs if o.tile is not None)),
+                            tiles=False)  # what the player types
             return None
         kong = match[0]
         assert kong.tile is not None
@@ -587,7 +596,7 @@ def summary(game: Game, deal: Deal, totals: list[int]) -> None:
             flowers = Text("  " + t.pgettext("game", "flowers") + " ")
             flowers.append_text(screen.tiles([deal.kinds[f] for f in deal.flowers[w.seat]]))
             screen.say(flowers)
-    if not deal.wins:
+    if not deal.wins and deal.end != "exhausted":  # an exhausted wall's ending already says nobody won
         screen.say(t.pgettext("game", "Nobody won."))
     screen.say(t.pgettext("game", "Every hand:"))
     facts = deal.player_facts() if deal.end == "exhausted" else None
@@ -595,12 +604,16 @@ def summary(game: Game, deal: Deal, totals: list[int]) -> None:
         line = Text("  " + capital(words.seat(deal, seat)) + ": ")
         line.append_text(screen.tiles(sorted(deal.kinds[x] for x in deal.hands[seat])))
         if deal.melds[seat]:
-            line.append(" " + game.sets(deal, seat))
+            line.append(" ")
+            line.append_text(game.sets(deal, seat))
         screen.say(line)
         if facts is not None and facts[seat].ready:
             _, _, waits = deal.ready_value(seat)
-            screen.say("    " + t.pgettext("game", "ready, waiting on {tiles}: worth {worth}", tiles=words.tiles(waits),
-                                           worth=facts[seat].ready_value))
+            best = max((w.discard.total for w in game.analyst.waits(View.of_seat(deal, seat))
+                        if w.tile in waits and w.discard.valid), default=0)
+            screen.say("    " + t.pgettext("game", "ready, waiting on {tiles}: best win {worth}, which pays {amount}",
+                                           tiles=words.tiles(waits), worth=words.amount(best),
+                                           amount=facts[seat].ready_value))
     if deal.payments:
         screen.say(t.pgettext("game", "Payments:"))
         for p in deal.payments:
@@ -633,6 +646,7 @@ def play_session(variant_name: str, seed: int | None, inp: TextIO, out: TextIO, 
     totals = [0] * n
     number = 0
     deal: Deal | None = None
+    told = False  # the running totals are the last thing shown (the end of a deal)
     status = 0
     try:
         while True:
@@ -649,12 +663,14 @@ def play_session(variant_name: str, seed: int | None, inp: TextIO, out: TextIO, 
             totals = [a + b for a, b in zip(totals, deal.deltas())]
             summary(game, deal, totals)
             deal = None
+            told = True
             while True:
                 answer = screen.ask(t.pgettext("game", "Enter = next deal, q = quit:")).lower()
                 if answer in ("", "n", "next"):
                     break
                 screen.say(t.pgettext("game", "'{answer}' is not understood: Enter for the next deal, q to quit.",
                                       answer=answer))
+            told = False
             number += 1
     except Quit:
         pass
@@ -664,6 +680,7 @@ def play_session(variant_name: str, seed: int | None, inp: TextIO, out: TextIO, 
         status = 130
     if deal is not None and not deal.over:
         screen.say(t.pgettext("game", "The deal in progress is not counted."))
-    screen.say(words.totals(totals))
+    if not told:
+        screen.say(words.totals(totals))
     screen.say(t.pgettext("game", "Thanks for playing."))
     return status

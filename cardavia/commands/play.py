@@ -16,8 +16,8 @@ MAX_PACE = 10.0
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
-        "play", help="play a deal in the terminal",
-        description="Play in seat 0 (East, the dealer of the first deal) against three computer players. Pick a "
+        "play", help="play in the terminal against three computer players",
+        description="Play deals in seat 0 (the dealer of the first deal) against three computer players. Pick a "
                     "tile by its number and confirm to discard; answer a claim with its letter (w win, p pung, "
                     "k kong, c chow) or pass; ? shows hints on your hand (how far from ready, the best discards, "
                     "your waits and what each win is worth), b the board, r the rules; q quits.")

@@ -41,7 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Score one hand written in hand notation (e.g. \"12345678m 55s [777z] 2f +9m\"), "
                     "or with --jsonl one JSON request per line of standard input.")
     p.add_argument("variant", metavar="VARIANT", help="hk, mcr, sichuan, or a path to a YAML file")
-    p.add_argument("hand", nargs="?",
+    p.add_argument("hand", nargs="?", metavar="HAND",
                    help="the hand: concealed tiles, [exposed] and {concealed kong} sets, +winning tile")
     p.add_argument("--self-drawn", action="store_true", help="the winning tile was drawn")
     p.add_argument("--seat", choices="ESWN", default="E", help="seat wind (default E)")
@@ -197,7 +197,7 @@ def jsonl(variant: CompiledVariant, source: IO[bytes], out: IO[str]) -> int:
     size = encode.size
     fast_facts = facts_from_line if FAST_JSON else None
     number = 0
-    for lines in _arrived(source):
+    for lines in arrived(source):
         answers = []
         for raw in lines:
             number += 1
@@ -209,32 +209,42 @@ def jsonl(variant: CompiledVariant, source: IO[bytes], out: IO[str]) -> int:
                     try:
                         answers.append(encode(facts))
                     except Exception as exc:
-                        answers.append(_failure(exc, number))
+                        answers.append(failure(exc, number))
                     continue
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
-                answers.append(not_text(raw, exc, number))
+                answers.append(unreadable(raw, exc, number))
                 continue
             if line and not line.isspace():  # a blank line gets no answer
                 # (the fast path, when there is one, has already turned this line down)
                 answers.append(_checked_answer(encode, line, number))
         if answers:
-            send(out, answers)
+            write_answers(out, answers)
     return 0
 
 
-def not_text(raw: bytes, exc: UnicodeDecodeError, number: int) -> str:
-    """The answer to line ``number`` of a batch, whose bytes ``raw`` are not UTF-8 text
-    (or stand for a line too long, :data:`_TOO_LONG`)."""
+def unreadable(raw: bytes, exc: UnicodeDecodeError, number: int) -> str:
+    """The answer to line ``number`` when it is no text: too long (:data:`_TOO_LONG`) or not UTF-8."""
     if raw is _TOO_LONG:
         return _error(f"line {number}: longer than {MAX_LINE_BYTES:,} bytes: a request takes well under 1,000")
     return _error(f"line {number}: not UTF-8 text (byte {exc.start + 1})")
 
 
-def send(out: IO[str], answers: list[str]) -> None:
-    """Write and flush a group of answers; :class:`StreamError` when they cannot be written
-    (a full disk: the answers are lost, the batch cannot go on)."""
+def load_json(line: str) -> Any:
+    """A request line read by json.loads; an integer of more than 4,300 digits (in a field
+    that is ignored, it must not matter) is read again as its size (``json_int``)."""
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError:
+        raise
+    except ValueError:
+        return json.loads(line, parse_int=json_int)
+
+
+def write_answers(out: IO[str], answers: list[str]) -> None:
+    """Write and flush the answers of a batch's lines that have arrived; a write that fails
+    (a full disk: the answers are lost, the batch cannot go on) is a :class:`StreamError`."""
     try:
         out.write("".join(answers))
         out.flush()
@@ -242,17 +252,6 @@ def send(out: IO[str], answers: list[str]) -> None:
         raise
     except OSError as exc:
         raise output_error(exc) from None
-
-
-def read_json(line: str) -> Any:
-    """The JSON value of a request line; an integer of more than 4,300 digits is read as
-    its size (:func:`json_int`): in a field that is ignored, it must not matter."""
-    try:
-        return json.loads(line)
-    except json.JSONDecodeError:
-        raise
-    except ValueError:
-        return json.loads(line, parse_int=json_int)
 
 
 #: The longest request line read (real requests are under 1,000 bytes); a longer one is
@@ -269,7 +268,7 @@ class _TooLong(bytes):
 _TOO_LONG = _TooLong(b"\xff")
 
 
-def _arrived(source: IO[bytes], size: int = 1 << 16) -> Iterator[Iterable[bytes]]:
+def arrived(source: IO[bytes], size: int = 1 << 16) -> Iterator[Iterable[bytes]]:
     """The lines of ``source`` (each with its b"\n", as iterating a binary file gives them),
     in groups: those already arrived, read with one ``read1`` call that waits only when
     nothing is buffered. A source without ``read1`` gives one line at a time. A line longer
@@ -325,19 +324,19 @@ def _answer(encode: LineEncoder, line: str, number: int) -> str:
         try:
             return encode(facts)
         except Exception as exc:
-            return _failure(exc, number)
+            return failure(exc, number)
     return _checked_answer(encode, line, number)
 
 
 def _checked_answer(encode: LineEncoder, line: str, number: int) -> str:
     """The answer through json.loads and from_json, which say what is wrong with a request."""
     try:
-        return encode.hand(from_json(read_json(line), encode.size))
+        return encode.hand(from_json(load_json(line), encode.size))
     except Exception as exc:
-        return _failure(exc, number)
+        return failure(exc, number)
 
 
-def _failure(exc: Exception, number: int) -> str:
+def failure(exc: Exception, number: int) -> str:
     """The answer to line ``number`` when reading or scoring it raised ``exc``."""
     if isinstance(exc, json.JSONDecodeError):
         return _error(f"line {number}: not JSON: {exc.msg} at column {exc.colno}")

@@ -16,7 +16,7 @@ import json
 from typing import IO, TYPE_CHECKING, Any
 
 from cardavia.commands import fail, print_problems, refusal, stdin, stdout, unit_word, write
-from cardavia.commands.score import INPUT_ERRORS, _arrived, _failure, not_text, read_json, send
+from cardavia.commands.score import INPUT_ERRORS, arrived, failure, load_json, unreadable, write_answers
 from cardavia.compiler import HandError, VariantError, from_json, load_variant
 from cardavia.compiler.errors import visible_lines
 from cardavia.compiler.model.hand import notation_request
@@ -38,7 +38,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "discard and self-drawn, valid or not and why; or with --jsonl read one JSON request per line of "
                     "standard input (the scoring request without win_tile).")
     p.add_argument("variant", metavar="VARIANT", help="hk, mcr, sichuan, or a path to a YAML file")
-    p.add_argument("hand", nargs="?", help="the hand: concealed tiles, [exposed] and {concealed kong} sets, flowers")
+    p.add_argument("hand", nargs="?", metavar="HAND",
+                   help="the hand: concealed tiles, [exposed] and {concealed kong} sets, flowers")
     p.add_argument("--seat", choices="ESWN", default="E", help="seat wind (default E)")
     p.add_argument("--round", choices="ESWN", default="E", help="round wind (default E)")
     p.add_argument("--missing-suit", choices="mps", help="Sichuan's declared missing suit")
@@ -102,8 +103,10 @@ def run(args: argparse.Namespace) -> int:
         if args.hand:
             return fail("--jsonl reads hands from standard input; give no HAND argument")
         source, out = stdin().buffer, stdout()
-        gc.freeze()  # what is loaded now lives as long as the batch (see cardavia score)
-        return jsonl(a, source, out)
+        gc.freeze()  # what is loaded now lives as long as the batch, and what it built until the end
+        status = jsonl(a, source, out)  # (see cardavia score)
+        gc.freeze()
+        return status
     if not args.hand:
         return fail("give a HAND one tile short of a win (e.g. \"33m 444p 55p [789m] [777p]\") or --jsonl",
                     as_json=args.json)
@@ -123,25 +126,26 @@ def run(args: argparse.Namespace) -> int:
 
 def jsonl(analyst: Analyst, source: IO[bytes], out: IO[str]) -> int:
     """Answer each non-blank line of ``source`` with one JSON line on ``out``, in order,
-    flushing the answers to the lines that have arrived before waiting for more."""
+    flushing the answers to the lines that have arrived before waiting for more; lines
+    too long, not text or not JSON, and a failing output, as ``cardavia score`` treats them."""
     number = 0
-    for lines in _arrived(source):
+    for lines in arrived(source):
         answers = []
         for raw in lines:
             number += 1
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
-                answers.append(not_text(raw, exc, number))
+                answers.append(unreadable(raw, exc, number))
                 continue
             if not line or line.isspace():
                 continue  # a blank line gets no answer
             try:
-                answers.append(json.dumps(answer(analyst, read_request(analyst, read_json(line)))) + "\n")
+                answers.append(json.dumps(answer(analyst, read_request(analyst, load_json(line)))) + "\n")
             except Exception as exc:  # a bad line is answered and the batch goes on
-                answers.append(_failure(exc, number))
+                answers.append(failure(exc, number))
         if answers:
-            send(out, answers)
+            write_answers(out, answers)
     return 0
 
 
