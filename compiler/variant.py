@@ -15,7 +15,7 @@ from typing import Any
 
 from .errors import Problem, Report, VariantError, did_you_mean
 from .language import ir
-from .language.checker import Env
+from .language.checker import MAX_TOTAL_COST, Env
 from .language.compiled import Compiled, Recipe, build, generate
 from .language.parser import ExpressionError
 from .language.types import BOOL, INT, Type
@@ -333,6 +333,7 @@ class _Compiler:
         shape_ids = {s.id for s in shapes}
         patterns: list[Pattern] = []
         ids: dict[str, int] = {}
+        spent = sum(c.node.cost for c, _ in valid_when)  # the steps of the table so far
         for i, p in enumerate(sc["patterns"]):
             path = ("scoring", "patterns", i)
             pid = p["id"]
@@ -356,6 +357,12 @@ class _Compiler:
                                                        f"expected one of {', '.join(sorted(shape_ids))}")
             if value is None or (when is None and count is None):
                 continue
+            if self.replay is None and spent <= MAX_TOTAL_COST:  # (the first pattern beyond is named)
+                spent += sum(e.node.cost for e in (when, count, value) if isinstance(e, Compiled))
+                if spent > MAX_TOTAL_COST:
+                    self.problem(path, f"pattern {pid!r}: the pattern table may take too long to score a hand: "
+                                       f"the conditions and values up to this one may take {spent:,} steps, at "
+                                       f"most {MAX_TOTAL_COST:,} for the whole table")
             patterns.append(Pattern(
                 id=pid, name=p["name"], description=p.get("description", ""), value=value, index=i,
                 when=when, count=count,

@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
+from cardavia.compiler.errors import shorten, visible
 from cardavia.compiler.model.tiles import CODES, KINDS
 from rich.console import Console
 from rich.text import Text
@@ -196,8 +197,9 @@ class Screen:
     # ------------------------------------------------------------ reading
 
     def ask(self, prompt: str, protect: bool = False) -> str:
-        """The answer to ``prompt`` (stripped); ``protect``: throw away typeahead first.
-        End of input, or q/quit/exit, raises :class:`Quit`."""
+        """The answer to ``prompt`` (stripped, control characters written out, a long one
+        cut); ``protect``: throw away typeahead first. End of input, or q/quit/exit, raises
+        :class:`Quit`."""
         if protect:
             self.flush(self.inp)
         self.console.print(self.text(prompt + " "), end="")
@@ -206,7 +208,8 @@ class Screen:
         if not line:
             self.say()
             raise Quit()
-        answer = line.strip()
+        # as text, of bounded length: an answer not understood is shown again as typed
+        answer = shorten(visible(line.strip()), 80)
         if answer.lower() in ("q", "quit", "exit"):
             raise Quit()
         return answer
@@ -214,8 +217,9 @@ class Screen:
 
 def number(answer: str) -> int | None:
     """A tile number typed in any script's decimal digits ("12", "١٢"), or None: other
-    characters that look like digits ("²") are no number."""
-    if answer.isdecimal():
+    characters that look like digits ("²") are no number, nor are more digits than any
+    question counts to (int() refuses 4,300 of them)."""
+    if answer.isdecimal() and len(answer) <= 6:
         return int(answer)
     return None
 

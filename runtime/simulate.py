@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
-from cardavia.compiler import load_variant
+from cardavia.compiler import EvaluationError, load_variant
 
 from .bots import make_controller
 from .controllers import play_deal
@@ -106,8 +106,13 @@ def play_one(setup: Setup, index: int) -> dict[str, Any]:
 
 
 def play_chunk(setup: Setup, first: int, stop: int) -> list[dict[str, Any]]:
-    """Deals ``first`` to ``stop - 1``: the unit of work of a worker process or a cluster task."""
-    return [play_one(setup, i) for i in range(first, stop)]
+    """Deals ``first`` to ``stop - 1``: the unit of work of a worker process or a cluster
+    task. A variant expression that fails on a deal is a :class:`SimulationError` naming
+    the deals and the expression (named here, where its traceback says where it is)."""
+    try:
+        return [play_one(setup, i) for i in range(first, stop)]
+    except EvaluationError as exc:
+        raise SimulationError(f"deals {first}-{stop - 1}: {exc}") from None
 
 
 @dataclass(slots=True)
@@ -253,7 +258,11 @@ def simulate(variant: str, deals: int, seed: int = 0, players: Sequence[str] | N
                 for i in range(total):
                     if interrupt.requested:
                         break
-                    summary.add(play_one(setup, i))
+                    try:
+                        one = play_one(setup, i)
+                    except EvaluationError as exc:  # the variant's fault, named with its place
+                        raise SimulationError(f"deal {i}: {exc}") from None
+                    summary.add(one)
             else:
                 _Pool(setup, workers, size, total, summary, interrupt).run()
     elapsed = time.perf_counter() - start
@@ -292,7 +301,7 @@ def simulate(variant: str, deals: int, seed: int = 0, players: Sequence[str] | N
 
 def _worker(conn: Any, setup: Setup, others: list[Any]) -> None:
     """A worker process: play each chunk (start, stop) it is sent and send back
-    ("done", start, results), or ("failed", start, reason); stop at None or when the parent
+    ("done", start, results), or ("failed", start, message); stop at None or when the parent
     is gone. SIGINT is the parent's to handle: here it is ignored (no traceback per worker)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
@@ -306,8 +315,12 @@ def _worker(conn: Any, setup: Setup, others: list[Any]) -> None:
             first, stop = task
             try:
                 results = play_chunk(setup, first, stop)
+            except SimulationError as exc:  # a variant expression failed: the message names it
+                conn.send(("failed", first, str(exc)))
+                continue
             except Exception as exc:  # reported by the parent, which stops the run
-                conn.send(("failed", first, f"{type(exc).__name__}: {exc}"))
+                conn.send(("failed", first, f"a worker process failed playing deals {first}-{stop - 1}: "
+                                            f"{type(exc).__name__}: {exc}"))
                 continue
             conn.send(("done", first, results))
     except (EOFError, OSError):  # the parent is gone
@@ -429,8 +442,7 @@ class _Pool:
                     self._lose(worker)
                     continue
                 if status == "failed":
-                    last = min(first + self.size, self.total) - 1
-                    raise SimulationError(f"a worker process failed playing deals {first}-{last}: {payload}")
+                    raise SimulationError(payload)
                 done[first // self.size] = payload
                 worker.chunk = None
             while summed in done:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from cardavia.compiler import VariantError
-from cardavia.compiler.errors import shorten, visible
+from cardavia.compiler.errors import quoted, shorten, visible
 
 #: The longest message line written whole; a longer one keeps its start and end.
 LONGEST_MESSAGE = 1000
@@ -55,6 +55,13 @@ def print_problems(exc: VariantError, as_json: bool = False) -> None:
         return
     for problem in exc.problems:
         say(f"error: {problem}")
+
+
+def path_quoted(path: object) -> str:
+    """A file name for a message: quoted, whole unless it is far longer than any real
+    path (the file to look at must be named exactly; a name of 10,000 characters must not
+    fill the screen)."""
+    return quoted(str(path), 250)
 
 
 def stdout() -> TextIO:

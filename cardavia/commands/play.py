@@ -10,6 +10,8 @@ from cardavia.commands import OptionError, add_option_argument, chosen_options, 
 
 #: Seconds after each of the other players' moves, unless --pace says otherwise.
 DEFAULT_PACE = 0.4
+#: The longest --pace (a longer pause is no game; an infinite one cannot be slept).
+MAX_PACE = 10.0
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -24,7 +26,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--lang", default="en", metavar="TAG",
                    help="language of the game: en, it, pt, ms, de, zh-Hans, zh-Hant (default en)")
     p.add_argument("--pace", type=float, default=DEFAULT_PACE, metavar="SECONDS",
-                   help=f"pause after each of the other players' moves (default {DEFAULT_PACE}; 0: none)")
+                   help=f"pause after each of the other players' moves (default {DEFAULT_PACE}; 0: none; "
+                        f"at most {MAX_PACE:g})")
     p.add_argument("--no-color", action="store_true", help="no colour (also when NO_COLOR is set)")
     add_option_argument(p)
     p.add_argument("--tiles", choices=("text", "unicode"), default="text",
@@ -33,7 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cardavia.compiler import VariantError
+    from cardavia.compiler import EvaluationError, VariantError
     from cardavia.render.languages import UnknownLanguage, language
     from cardavia.runtime.screen import safe_streams
     from cardavia.runtime.terminal import play_session
@@ -43,8 +46,8 @@ def run(args: argparse.Namespace) -> int:
         options = chosen_options(args.option)
     except (UnknownLanguage, OptionError) as exc:
         return fail(str(exc))
-    if args.pace < 0 or args.pace != args.pace:
-        return fail("--pace must be 0 or more seconds")
+    if not 0 <= args.pace <= MAX_PACE:  # NaN fails both
+        return fail(f"--pace must be 0 to {MAX_PACE:g} seconds")
     if sys.stdout is None:  # started with its standard output closed: nowhere to play
         return fail("standard output is closed: the game has nowhere to show the table")
     safe_streams()
@@ -60,6 +63,8 @@ def run(args: argparse.Namespace) -> int:
     except VariantError as exc:
         print_problems(exc)
         return 2
+    except EvaluationError as exc:  # an expression of the variant failed during the game
+        return fail(str(exc))
     except OSError as exc:  # standard output closed or full while playing
         try:
             return fail(f"cannot write the game to standard output: {exc.strerror or exc}", status=1)

@@ -30,7 +30,7 @@ from cardavia.commands import (
     unit_word,
     write,
 )
-from cardavia.compiler import HandError, VariantError, from_json, load_variant, parse_notation
+from cardavia.compiler import EvaluationError, HandError, VariantError, from_json, load_variant, parse_notation
 from cardavia.compiler.errors import json_int, quoted, visible_lines
 from cardavia.compiler.model.hand import Hand
 from cardavia.compiler.model.tiles import WIND_LETTERS, TileError
@@ -42,8 +42,10 @@ if TYPE_CHECKING:
     from cardavia.compiler.scoring.scorer import ScoreResult
     from cardavia.compiler.variant import CompiledVariant
 
-#: What a request can get wrong; anything else is an internal error, still reported per line.
-INPUT_ERRORS = (HandError, TileError)
+#: What a request can get wrong, and what the variant's expressions can get wrong on it (a
+#: division by zero, named with its pattern and line); anything else is an internal error,
+#: still reported per line.
+INPUT_ERRORS = (HandError, TileError, EvaluationError)
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -29,6 +29,7 @@ from cardavia.commands import (
 )
 from cardavia.commands.score import INPUT_ERRORS, arrived, failure, load_json, unreadable, write_answers
 from cardavia.compiler import HandError, VariantError, from_json, load_variant
+from cardavia.compiler.errors import visible_lines
 from cardavia.compiler.model.hand import notation_request
 from cardavia.compiler.model.tiles import CODES, WIND_LETTERS
 
@@ -80,7 +81,10 @@ def read_request(analyst: Analyst, obj: Any) -> View:
         if isinstance(m, dict) and isinstance(m.get("tiles"), list):
             named.update(t for t in m["tiles"] if isinstance(t, str))
     scorer = analyst.scorer
-    placeholder = next(k for k in sorted(scorer.playable) if k < 34 and CODES[k] not in named)
+    placeholder = next((k for k in sorted(scorer.playable) if k < 34 and CODES[k] not in named), None)
+    if placeholder is None:  # every kind named: far more tiles than a hand holds
+        raise HandError(f"wrong tile count: the hand and its sets name every kind of tile; a waiting hand holds "
+                        f"{scorer.hand_size - 1} tiles")
     request["win_tile"] = CODES[placeholder]
     hand = from_json(request)
     held = len(hand.concealed) + 3 * len(hand.melds)
@@ -127,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
                             f"(cardavia score scores a complete hand)")
         request.update(seat_wind=args.seat, round_wind=args.round, missing_suit=args.missing_suit)
         view = read_request(a, request)
-        text = json.dumps(answer(a, view)) if args.json else table(a, view)
+        text = json.dumps(answer(a, view)) if args.json else visible_lines(table(a, view))  # names from the file
     except INPUT_ERRORS as exc:
         return fail(str(exc), as_json=args.json)
     write(text + "\n")

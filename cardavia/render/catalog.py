@@ -34,6 +34,8 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
+from cardavia.compiler.errors import visible
+
 from .languages import LANGUAGES, SOURCE, Language, language
 
 if TYPE_CHECKING:
@@ -337,8 +339,9 @@ def variant_messages(variant: CompiledVariant) -> list[VariantMessage]:
 def variant_text(t: Translator, unit: str, role: str, english: str) -> str:
     """A variant file's text in the translator's language: the entry of the variant's
     tradition (its unit) when the catalog has one, else the entry of the text itself,
-    else the English text."""
-    english = _one_line(english)
+    else the English text, shown as text (a control character or an escape sequence in
+    the file is written out, never sent to a terminal)."""
+    english = visible(_one_line(english))
     special = tradition_context(role, unit)
     if t.has(special, english):
         return t.pgettext(special, english)

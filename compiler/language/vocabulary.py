@@ -12,6 +12,7 @@ from collections.abc import Callable
 from itertools import combinations, permutations
 from typing import Any
 
+from ..errors import EvaluationError, quoted
 from ..model.groups import TILES
 from ..records import FrozenRecord
 from .types import ANY, BOOL, GROUP, INT, PLAYER, STR, TILE, Type, compatible, is_collection, list_of, set_of
@@ -297,13 +298,13 @@ def tally(counts: bytes, attr: str, value: Any) -> int:
 
 def power(base: int, exp: int) -> int:
     if exp < 0 or exp > 64:
-        raise ArithmeticError(f"exponent {exp} out of range 0..64")
+        raise EvaluationError(f"the exponent of '**' is {quoted(exp)}, outside 0 to 64")
     return base ** exp
 
 
 def divide(a: int, b: int, op: str) -> int:
     if b == 0:
-        raise ArithmeticError("division by zero")
+        raise EvaluationError(f"a division by zero ({quoted(a)} {op} 0)")
     return a // b if op == "//" else a % b
 
 
