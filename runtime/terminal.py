@@ -17,7 +17,7 @@ not understood is asked again. Ctrl-C or q shows the running totals and stops.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TextIO
 
 from cardavia.compiler import load_variant
@@ -288,6 +288,8 @@ class TerminalPlayer:
         return self.game.t
 
     def choose(self, deal: Deal, decision: Decision) -> Action:
+        if decision.kind == "exchange":
+            return self._exchange(deal, decision)
         if decision.kind == "missing_suit":
             return self._missing(deal, decision)
         if decision.kind == "turn":
@@ -319,6 +321,36 @@ class TerminalPlayer:
             if answer in ("n", "no"):
                 return False
             self.screen.say(t.pgettext("game", "Please answer y or n."))
+
+    # ------------------------------------------------------------ the exchange before play
+
+    def _exchange(self, deal: Deal, decision: Decision) -> Action:
+        """The tiles to pass on, typed as codes; Enter takes the computer players' choice."""
+        from cardavia.compiler.model.tiles import TileError, parse_tiles
+
+        from .exchange import baseline
+
+        t = self.t
+        suggestion = baseline(deal.counts[HUMAN], decision)
+        n = len(suggestion.tiles)
+        shown = " ".join(CODES[k] for k in suggestion.tiles)
+        self.game.your_hand(deal)
+        while True:
+            answer = self.screen.ask(t.pgettext("game", "Pass on {n} tiles (codes, e.g. {tiles}); Enter = {tiles}:",
+                                                n=n, tiles=shown))
+            if not answer:
+                return suggestion
+            if self._common(deal, decision, answer):
+                continue
+            try:
+                kinds = tuple(sorted(parse_tiles(answer)))
+            except TileError:
+                kinds = ()
+            chosen = next((o for o in decision.options if o.tiles == kinds), None)
+            if chosen is not None:
+                return chosen
+            self.screen.say(t.pgettext("game", "'{answer}' cannot be passed on: give {n} tiles you hold, of one suit "
+                                               "where the rules say so.", answer=answer, n=n))
 
     # ------------------------------------------------------------ the missing suit
 
@@ -628,9 +660,11 @@ def summary(game: Game, deal: Deal, totals: list[int]) -> None:
 
 def play_session(variant_name: str, seed: int | None, inp: TextIO, out: TextIO, *, lang: str = "en",
                  color: bool | None = None, tiles: str = "text", pace: float = 0.0,
-                 flush: Callable[[TextIO], None] = _discard_typeahead) -> int:
-    """Deals until the player quits; returns the exit status (130 after Ctrl-C)."""
-    variant = load_variant(variant_name)
+                 flush: Callable[[TextIO], None] = _discard_typeahead,
+                 options: Mapping[str, str] | None = None) -> int:
+    """Deals until the player quits; returns the exit status (130 after Ctrl-C). ``options``:
+    the choices made among the variant's options."""
+    variant = load_variant(variant_name, options)
     screen = Screen(inp, out, color=color, tiles=tiles, pace=pace, flush=flush)
     words = Words(variant, lang)
     game = Game(variant, screen, words)

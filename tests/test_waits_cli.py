@@ -112,7 +112,8 @@ def test_hand_notation_errors_and_json_errors(capsys: pytest.CaptureFixture[str]
     assert json.loads(capsys.readouterr().out) == {
         "error": "wrong tile count: with 0 declared set(s) a waiting hand holds 13 tiles, got 3"}
     assert main(["waits", "xx", "123m", "--json"]) == 2
-    assert json.loads(capsys.readouterr().out) == {"error": "unknown variant 'xx' (known: hk, mcr, sichuan)"}
+    assert json.loads(capsys.readouterr().out) == {
+        "error": "unknown variant 'xx' (known: hk, mcr, sichuan, sichuan-blood-river, sichuan-three)"}
     assert main(["waits", "sichuan", "1112345678999m", "--missing-suit", "m"]) == 0
     out = capsys.readouterr().out
     assert "0 fan, not a valid win: the hand still holds a tile of the declared missing suit" in out

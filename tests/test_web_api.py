@@ -85,7 +85,7 @@ def test_a_whole_deal_through_the_api(tmp_path: Path, variant: str) -> None:
     c = client(tmp_path / "games.sqlite3")
     s = play_out(c, start(c, variant))
     result = s["result"]
-    assert result["end"] in ("win", "exhausted", "three_won")
+    assert result["end"] in ("win", "exhausted", "three_won", "two_won")
     assert sum(result["deltas"]) == 0
     assert s["totals"] == result["deltas"]
     assert all(isinstance(o["hand"], list) for o in s["others"])  # every hand face up at the end
@@ -379,14 +379,15 @@ def test_start_game_offers_the_variants_options(tmp_path: Path) -> None:
     c = TestClient(create_app(db, pace=0, variants=["hk", str(house)]))
     page = c.get("/en/hk_house?tab=table").text
     assert 'name="option.base_table"' in page and '<option value="half_spicy">' in page
-    assert 'name="option.' not in c.get("/en/hk?tab=table").text  # hk declares no options
+    assert 'name="option.discard_pays"' in c.get("/en/hk?tab=table").text  # hk's own options
     r = c.post("/play/hk_house", data={"lang": "en", "pace": "0", "option.base_table": "half_spicy"},
                follow_redirects=False)
     assert r.status_code == 303
     game = r.headers["location"].rsplit("/", 1)[1]
-    assert state_of(c, game)["options"] == {"base_table": "half_spicy"}
+    # hk's own discard_pays option keeps its default
+    assert state_of(c, game)["options"] == {"base_table": "half_spicy", "discard_pays": "discarder"}
     again = TestClient(create_app(db, pace=0, variants=["hk", str(house)]))  # a restart keeps the choice
-    assert state_of(again, game)["options"] == {"base_table": "half_spicy"}
+    assert state_of(again, game)["options"] == {"base_table": "half_spicy", "discard_pays": "discarder"}
     r = c.post("/play/hk_house", data={"option.base_table": "nope"}, follow_redirects=False)
     assert r.status_code == 400 and "nope" in r.text
     assert c.get("/play/hk?option.x=y", follow_redirects=False).status_code == 400

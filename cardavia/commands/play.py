@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from cardavia.commands import fail, print_problems
+from cardavia.commands import OptionError, add_option_argument, chosen_options, fail, print_problems
 
 #: Seconds after each of the other players' moves, unless --pace says otherwise.
 DEFAULT_PACE = 0.4
@@ -29,6 +29,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help=f"pause after each of the other players' moves (default {DEFAULT_PACE}; 0: none; "
                         f"at most {MAX_PACE:g})")
     p.add_argument("--no-color", action="store_true", help="no colour (also when NO_COLOR is set)")
+    add_option_argument(p)
     p.add_argument("--tiles", choices=("text", "unicode"), default="text",
                    help="tiles as codes such as 3m (default) or as Unicode mahjong tiles")
     p.set_defaults(func=run)
@@ -42,7 +43,8 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         lang = language(args.lang).tag
-    except UnknownLanguage as exc:
+        options = chosen_options(args.option)
+    except (UnknownLanguage, OptionError) as exc:
         return fail(str(exc))
     if not 0 <= args.pace <= MAX_PACE:  # NaN fails both
         return fail(f"--pace must be 0 to {MAX_PACE:g} seconds")
@@ -56,7 +58,8 @@ def run(args: argparse.Namespace) -> int:
         inp = io.StringIO("")
     try:
         return play_session(args.variant, args.seed, inp, sys.stdout, lang=lang,
-                            color=False if args.no_color else None, tiles=args.tiles, pace=args.pace)
+                            color=False if args.no_color else None, tiles=args.tiles, pace=args.pace,
+                            options=options)
     except VariantError as exc:
         print_problems(exc)
         return 2

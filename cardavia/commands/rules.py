@@ -9,7 +9,16 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from cardavia.commands import fail, path_quoted, print_problems, visible, write
+from cardavia.commands import (
+    OptionError,
+    add_option_argument,
+    chosen_options,
+    fail,
+    path_quoted,
+    print_problems,
+    visible,
+    write,
+)
 from cardavia.compiler import VariantError, load_variant
 from cardavia.compiler.errors import quoted
 
@@ -27,6 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--lang", default="en", metavar="TAG", help=f"language tag ({', '.join(tags())}); default en")
     p.add_argument("--format", default="html", choices=FORMATS, help="output format; default html")
     p.add_argument("-o", "--output", metavar="FILE", help="write the page to FILE instead of standard output")
+    add_option_argument(p)
     p.add_argument("--all", action="store_true", help="build the whole static site (needs --out)")
     p.add_argument("--out", metavar="DIR", help="the site's directory, with --all")
     p.set_defaults(func=run)
@@ -56,7 +66,9 @@ def run(args: argparse.Namespace) -> int:
     except UnknownLanguage as exc:
         return fail(str(exc))
     try:
-        variant = load_variant(args.variant)
+        variant = load_variant(args.variant, chosen_options(args.option))
+    except OptionError as exc:
+        return fail(str(exc))
     except VariantError as exc:
         print_problems(exc)
         return 2

@@ -16,7 +16,20 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import IO, TYPE_CHECKING, Any
 
-from cardavia.commands import StreamError, fail, output_error, print_problems, refusal, stdin, stdout, unit_word, write
+from cardavia.commands import (
+    OptionError,
+    StreamError,
+    add_option_argument,
+    chosen_options,
+    fail,
+    output_error,
+    print_problems,
+    refusal,
+    stdin,
+    stdout,
+    unit_word,
+    write,
+)
 from cardavia.compiler import EvaluationError, HandError, VariantError, from_json, load_variant, parse_notation
 from cardavia.compiler.errors import json_int, quoted, visible_lines
 from cardavia.compiler.model.hand import Hand
@@ -51,6 +64,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--robbing-kong", action="store_true", help="won by robbing a kong")
     p.add_argument("--last-wall-tile", action="store_true", help="won with the last tile of the wall")
     p.add_argument("--missing-suit", choices="mps", help="Sichuan's declared missing suit")
+    add_option_argument(p)
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="print one JSON object")
     fmt.add_argument("--jsonl", action="store_true", help="read JSON requests from standard input, one per line")
@@ -84,7 +98,9 @@ def result_json(variant: CompiledVariant, hand: Hand, details: bool = False) -> 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        variant = load_variant(args.variant)
+        variant = load_variant(args.variant, chosen_options(args.option))
+    except OptionError as exc:
+        return fail(str(exc), as_json=args.json)
     except VariantError as exc:
         print_problems(exc, args.json)
         return 2

@@ -164,7 +164,8 @@ def report(out: dict[str, Any], variant: Any, total: int) -> str:
     seats.add_row("wins", *(str(w) for w in out["wins_by_seat"]))
     seats.add_row("points", *(f"{p:+d}" for p in out["points_by_seat"]))
     ends = out["ends"]
-    words = {"win": "with a win", "exhausted": "wall exhausted", "three_won": "three players won"}
+    words = {"win": "with a win", "exhausted": "wall exhausted", "two_won": "two players won",
+             "three_won": "three players won"}
     parts = [f"{count} {words.get(end, end.replace('_', ' '))}" for end, count in ends.items()]
     lines = [head, ""]
     console = Console(width=100, force_terminal=False, color_system=None, highlight=False)

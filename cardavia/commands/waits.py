@@ -15,7 +15,18 @@ import gc
 import json
 from typing import IO, TYPE_CHECKING, Any
 
-from cardavia.commands import fail, print_problems, refusal, stdin, stdout, unit_word, write
+from cardavia.commands import (
+    OptionError,
+    add_option_argument,
+    chosen_options,
+    fail,
+    print_problems,
+    refusal,
+    stdin,
+    stdout,
+    unit_word,
+    write,
+)
 from cardavia.commands.score import INPUT_ERRORS, arrived, failure, load_json, unreadable, write_answers
 from cardavia.compiler import HandError, VariantError, from_json, load_variant
 from cardavia.compiler.errors import visible_lines
@@ -43,6 +54,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seat", choices="ESWN", default="E", help="seat wind (default E)")
     p.add_argument("--round", choices="ESWN", default="E", help="round wind (default E)")
     p.add_argument("--missing-suit", choices="mps", help="Sichuan's declared missing suit")
+    add_option_argument(p)
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="print one JSON object")
     fmt.add_argument("--jsonl", action="store_true", help="read JSON requests from standard input, one per line")
@@ -94,7 +106,9 @@ def run(args: argparse.Namespace) -> int:
     from cardavia.runtime.analysis import analyst
 
     try:
-        variant = load_variant(args.variant)
+        variant = load_variant(args.variant, chosen_options(args.option))
+    except OptionError as exc:
+        return fail(str(exc), as_json=args.json)
     except VariantError as exc:
         print_problems(exc, as_json=args.json)
         return 2

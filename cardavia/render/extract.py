@@ -30,7 +30,7 @@ from babel.messages.extract import extract_python
 from babel.messages.pofile import read_po, write_po
 from jinja2.ext import babel_extract
 
-from cardavia.compiler.registry import load_variant, shipped_variants
+from cardavia.compiler.registry import each_choice, shipped_variants
 
 from .catalog import (
     DOMAIN,
@@ -132,13 +132,14 @@ def build_template(variant_names: Iterable[str] | None = None) -> Catalog:
     # description that variants of several traditions (units) share gets one more entry per
     # tradition, which translators fill only where their language names it otherwise.
     found: dict[tuple[str, str], tuple[str | tuple[str, str], list[str], list[str], dict[str, None]]] = {}
-    for name in variant_names if variant_names is not None else shipped_variants():
-        variant = load_variant(name)
+    names = variant_names if variant_names is not None else shipped_variants()
+    for variant in (v for name in names for v in each_choice(name)):
         for m in variant_messages(variant):
             text = (m.msgid, m.plural) if m.plural else m.msgid
             entry = found.setdefault(m.key, (text, [], [], {}))
             entry[1].append(f"variants/{Path(variant.path).name}")
-            entry[2].append(f"{variant.id}: {m.where}")
+            if f"{variant.id}: {m.where}" not in entry[2]:
+                entry[2].append(f"{variant.id}: {m.where}")
             entry[3][variant.scoring.unit] = None
     for (role, _english), (text, files, wheres, units) in found.items():
         locations = [(f, 0) for f in dict.fromkeys(files)]

@@ -33,6 +33,7 @@ from starlette.routing import Route
 
 from cardavia.compiler import load_variant, shipped_variants
 from cardavia.render.document import FamilyPage
+from cardavia.render.facts import page_name
 from cardavia.render.languages import LANGUAGES, Language, UnknownLanguage, language
 from cardavia.render.pages import NavLink, Switch, family_document, game_document, html_environment, page_values
 
@@ -61,6 +62,9 @@ class Site:
         compiled = [load_variant(v) for v in names]
         self.variants = {v.id: v for v in compiled}
         self.sources = {v.id: source for v, source in zip(compiled, names)}
+        for v, source in zip(compiled, names):  # a shipped variant is also known by its name (its file stem)
+            self.variants.setdefault(page_name(v), v)
+            self.sources.setdefault(page_name(v), source)
         self.families: dict[str, list[Any]] = {}
         for v in compiled:
             self.families.setdefault(v.family or "other", []).append(v)

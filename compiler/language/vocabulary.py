@@ -66,6 +66,8 @@ PLAYER_ATTRS: dict[str, tuple[Type, str]] = {
     "pig": (BOOL, "still holds a tile of the declared missing suit"),
     "ready_value": (INT, "the most the ready hand could win (settlement.ready_value), 0 if not ready"),
     "kong_income": (INT, "what the player's kongs collected in this deal"),
+    "dealer": (BOOL, "is the dealer (East) of this deal"),
+    "discarder": (BOOL, "discarded the winning tile, or had the kong robbed (win payments)"),
 }
 
 ATTRS = {TILE: TILE_ATTRS, GROUP: GROUP_ATTRS, PLAYER: PLAYER_ATTRS}

@@ -8,11 +8,12 @@ part is reported in the file that holds it.
 
 The merge, one rule for each kind of value:
 
-* mappings merge key by key;
+* mappings merge key by key; a key given ``null`` (``~``) is removed: the base's value
+  no longer applies (a key a mapping may leave out, such as ``play.max_winners``);
 * the lists ``scoring.patterns`` and ``scoring.shapes`` merge by ``id``: an entry whose
   id exists changes only the keys it gives, ``remove: true`` deletes it, a new id is
-  appended unless it says ``before: ID`` or ``after: ID`` (order matters: a pattern acts
-  on those after it); an existing entry moves when it says either;
+  appended unless it says ``before: ID`` or ``after: ID`` (order matters: an instance
+  excluded before its turn excludes nothing); an existing entry moves when it says either;
 * every other list, and every scalar, replaces what it overrides.
 """
 
@@ -100,11 +101,17 @@ class _Merger:
             value = dict(base.value)
             keys = dict(base.key_marks)
             for k, v in over.value.items():
+                if v.value is None:  # removed
+                    value.pop(k, None)
+                    keys.pop(k, None)
+                    continue
                 value[k] = self.merge(base.value[k], v, path + (k,)) if k in base.value else v
                 keys[k] = over.key_marks.get(k, over.mark)
-            return Located(value, base.mark, keys)
+            # A merged mapping or list is the overlay's: a problem of the whole (a key it
+            # removed that was required) is located where the overlay changed it.
+            return Located(value, over.mark, keys)
         if path in BY_ID and isinstance(base.value, list) and isinstance(over.value, list):
-            return Located(self.merge_by_id(base.value, over.value, path), base.mark)
+            return Located(self.merge_by_id(base.value, over.value, path), over.mark)
         return over
 
     def merge_by_id(self, base: list[Located], over: list[Located], path: Path_) -> list[Located]:
