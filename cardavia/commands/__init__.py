@@ -135,7 +135,22 @@ def refusal(unit: str, minimum: int, counted: int, below: bool, reason: str | No
 
 
 class OptionError(ValueError):
-    """A ``--option`` argument that is not ``NAME=CHOICE``, or a name given twice."""
+    """A ``--option`` argument that is not ``NAME=CHOICE``, or a name given twice; a
+    ``--players`` list naming a kind of player that does not exist."""
+
+
+def chosen_players(given: str | None) -> list[str] | None:
+    """The kinds of a ``--players K,K,...`` argument (None when not given);
+    :class:`OptionError` for a kind no controller answers to."""
+    if given is None:
+        return None
+    from cardavia.runtime.bots import KINDS
+
+    players = [k.strip() for k in given.split(",")]
+    unknown = [k for k in players if k not in KINDS]
+    if unknown:
+        raise OptionError(f"--players: unknown kind {quoted(unknown[0])}: expected one of {', '.join(KINDS)}")
+    return players
 
 
 def add_option_argument(parser: argparse.ArgumentParser) -> None:

@@ -17,7 +17,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from cardavia.commands import OptionError, add_option_argument, chosen_options, fail, print_problems, write
+from cardavia.commands import (
+    OptionError,
+    add_option_argument,
+    chosen_options,
+    chosen_players,
+    fail,
+    print_problems,
+    write,
+)
 from cardavia.commands.simulate import _progress, _whole, add_backend_arguments
 from cardavia.compiler.errors import quoted
 from cardavia.runtime.bots import KINDS
@@ -61,14 +69,8 @@ def run(args: argparse.Namespace) -> int:
         return fail("--out: expected a file name", as_json=args.json)
     if args.compare_option and args.compare is None:
         return fail("--compare-option needs --compare OTHER", as_json=args.json)
-    players = None
-    if args.players is not None:
-        players = [k.strip() for k in args.players.split(",")]
-        unknown = [k for k in players if k not in KINDS]
-        if unknown:
-            return fail(f"--players: unknown kind {quoted(unknown[0])}: expected one of {', '.join(KINDS)}",
-                        as_json=args.json)
     try:
+        players = chosen_players(args.players)
         options = chosen_options(args.option)
         other_options = chosen_options(args.compare_option)
     except OptionError as exc:

@@ -16,7 +16,15 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from cardavia.commands import OptionError, add_option_argument, chosen_options, fail, print_problems, write
+from cardavia.commands import (
+    OptionError,
+    add_option_argument,
+    chosen_options,
+    chosen_players,
+    fail,
+    print_problems,
+    write,
+)
 from cardavia.compiler.errors import quoted
 from cardavia.runtime.bots import KINDS
 
@@ -75,14 +83,8 @@ def run(args: argparse.Namespace) -> int:
     from cardavia.compiler import VariantError, load_variant
     from cardavia.runtime.simulate import SimulationError, simulate
 
-    players = None
-    if args.players is not None:
-        players = [k.strip() for k in args.players.split(",")]
-        unknown = [k for k in players if k not in KINDS]
-        if unknown:
-            return fail(f"--players: unknown kind {quoted(unknown[0])}: expected one of {', '.join(KINDS)}",
-                        as_json=args.json)
     try:
+        players = chosen_players(args.players)
         options = chosen_options(args.option)
     except OptionError as exc:
         return fail(str(exc), as_json=args.json)
