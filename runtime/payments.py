@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cardavia.compiler.settlement import PairRule, RefundRule, Settlement
+from cardavia.compiler.settlement import KongRule, PairRule, RefundRule, Settlement, WinRule
 
 
 @dataclass(slots=True, frozen=True)
@@ -92,13 +92,7 @@ def win_payments(settlement: Settlement, seat: int, from_seat: int | None, total
                    winner=player(seat, won, dealer, from_seat))
     out: list[Payment] = []
     for rule in settlement.win:
-        for p in payers(rule.payer, seat, from_seat, won):
-            names.payer = player(p, won, dealer, from_seat)
-            if rule.when is not None and not rule.when.fn(names):
-                continue
-            amount = int(rule.amount.fn(names))
-            if amount > 0:
-                out.append(Payment(p, seat, amount, rule.reason))
+        _collect(rule, names, seat, from_seat, won, dealer, out)
     return out
 
 
@@ -108,16 +102,22 @@ def kong_payments(settlement: Settlement, kong: str, seat: int, from_seat: int |
     out: list[Payment] = []
     names = _Names(declarer=player(seat, won, dealer, from_seat), tiles_left=tiles_left)
     for rule in settlement.kongs:
-        if rule.kong != kong:
-            continue
-        for p in payers(rule.payer, seat, from_seat, won):
-            names.payer = player(p, won, dealer, from_seat)
-            if rule.when is not None and not rule.when.fn(names):
-                continue
-            amount = int(rule.amount.fn(names))
-            if amount > 0:
-                out.append(Payment(p, seat, amount, rule.reason))
+        if rule.kong == kong:
+            _collect(rule, names, seat, from_seat, won, dealer, out)
     return out
+
+
+def _collect(rule: WinRule | KongRule, names: _Names, seat: int, from_seat: int | None, won: Sequence[bool],
+             dealer: int, out: list[Payment]) -> None:
+    """What each payer of ``rule`` owes ``seat``: the amount is worked out payer by payer
+    (it may read ``payer``), and a payer its ``when`` leaves out or that owes nothing pays no line."""
+    for p in payers(rule.payer, seat, from_seat, won):
+        names.payer = player(p, won, dealer, from_seat)
+        if rule.when is not None and not rule.when.fn(names):
+            continue
+        amount = int(rule.amount.fn(names))
+        if amount > 0:
+            out.append(Payment(p, seat, amount, rule.reason))
 
 
 def exhausted_payments(settlement: Settlement, players: list[PlayerFacts],
