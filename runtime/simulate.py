@@ -39,7 +39,7 @@ from .wall import shuffled_wall
 if TYPE_CHECKING:
     from cardavia.compiler.variant import CompiledVariant
 
-DEFAULT_KIND = "ai"  # the strongest player that exists (the baseline bot for now)
+DEFAULT_KIND = "ai"  # the AI at its normal level, in every seat
 
 
 def deal_seed(seed: int, index: int) -> int:
