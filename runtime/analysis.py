@@ -106,10 +106,10 @@ class Evaluator:
         """Shanten after discarding one tile of each kind in ``kinds``, in that order.
 
         Standard shapes first: per suit, one cached row (the shanten after discarding each
-        offset of that suit, against the merged table of the other suits); the other shapes
-        only when their bound (a discard never lowers their shanten below the value for the
-        whole hand) could still beat the best standard result, each from its own closed
-        form (``Shape.discard_shanten``).
+        offset of that suit, against the merged table of the other suits); each other shape
+        only when its bound (a discard never lowers its shanten below the value for the
+        whole hand) could still beat the best standard result, from its own closed form
+        (``Shape.discard_shanten``).
         """
         out = [NEVER] * len(kinds)
         needs = [sets - melds for sets in self.standard if sets >= melds]
@@ -138,9 +138,13 @@ class Evaluator:
                     if value < best:
                         best = value
                 out[i] = best
-        if not self.special or self._special(counts, melds) > min(out, default=NEVER):
+        if not self.special:
             return out
+        lowest = min(out, default=NEVER)
         for shape in self.special:
+            now = shape.shanten(counts, melds, standard_shanten)
+            if now is None or now > lowest:
+                continue  # no discard takes this shape below the best standard result
             row = shape.discard_shanten(counts, kinds, melds, standard_shanten)
             if row is not None:
                 out = [a if a < b else b for a, b in zip(out, row)]

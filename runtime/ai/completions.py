@@ -120,6 +120,8 @@ def sets_and_pair(counts: Sequence[int], need: int, live: int, suits: Sequence[b
         eyes: list[tuple[int, int]] = [(k, 0) for k in pairs[:2]]
         if not eyes and singles:
             eyes = [(next((k for k in singles if unseen[k]), singles[0]), 1)]
+        if not eyes:
+            eyes = [(k, 2) for k in range(34) if suits[_SUIT[k]] and unseen[k]][:1]
         for eye, cost0 in eyes:
             final = [0] * 34
             final[eye] += 2
@@ -172,6 +174,15 @@ def sets_and_pair(counts: Sequence[int], need: int, live: int, suits: Sequence[b
                     for x in group:
                         final[x] += 1
                     short -= 1
+            if short:
+                # Sets from nothing, the last resort: pungs of kinds still to be seen, in
+                # the kept suits, where the hand holds no copy.
+                for k in range(34):
+                    if short <= 0:
+                        break
+                    if suits[_SUIT[k]] and unseen[k] and not counts[k] and final[k] == 0:
+                        final[k] += 3
+                        short -= 1
             if short:
                 continue
             done = tuple(final)

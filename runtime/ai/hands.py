@@ -27,6 +27,9 @@ from ..analysis import NEVER
 from .plans import Plan
 from .value import TYPICAL_USEFUL, Estimate, Rules, Scored, Seen
 
+#: The shanten up to which a discard's own completions value it (see judge_discards).
+NEAR = 1
+
 
 @dataclass(slots=True, frozen=True)
 class Depth:
@@ -92,7 +95,10 @@ def _scored(rules: Rules, seen: Seen, plan: Plan, cp: list[int], melds: tuple[Me
     for _, final, adds in rules.completions(plan, cp, len(melds), bound, live, depth.limit):
         if not adds:
             continue
-        win = adds[-1][0]
+        # The winning tile: the completion's first kind, whatever the hand holds now, so
+        # that a completion keeps its score from turn to turn (which tile is last only
+        # moves a few patterns of the wait).
+        win = next(k for k in range(34) if final[k])
         totals = rules.totals(seen, melds, final, win)
         out.append((adds, final, rules.worth(seen, totals), max(totals)))
     if len(cache) > 20_000:
@@ -101,27 +107,34 @@ def _scored(rules: Rules, seen: Seen, plan: Plan, cp: list[int], melds: tuple[Me
     return out
 
 
-def _value(rules: Rules, seen: Seen, comps: list[Scored], kind: int, held: int) -> tuple[float, int]:
+def _weights(rules: Rules, seen: Seen, comps: list[Scored]) -> list[float]:
+    """How likely each completion's missing tiles are all to come (each kind's chance taken
+    as independent); 0 where a needed copy is not left or more tiles are needed than draws."""
+    unseen = seen.unseen
+    tails = rules.tails(seen)
+    most = seen.draws * 1.6
+    out = []
+    for adds, _, _, _ in comps:
+        w = 1.0
+        if sum(n for _, n in adds) > most:
+            w = 0.0
+        else:
+            for k, n in adds:
+                w *= tails[min(n, 4)][min(unseen[k], 4)]
+        out.append(w)
+    return out
+
+
+def _value(rules: Rules, seen: Seen, comps: list[Scored], weights: list[float], kind: int,
+           held: int) -> tuple[float, int]:
     """(the weighted mean worth of the completions once ``kind`` (-1: none of the plan's) is
     discarded, held ``held`` times; the total of the likeliest valuable one, -1 if none)."""
     total_w = 0.0
     total_v = 0.0
     best_w = 0.0
     best = -1
-    unseen = seen.unseen
-    back = rules.tail(unseen[kind], 1, seen) if kind >= 0 else 0.0
-    draws = seen.draws * 1.6
-    tail = rules.tail
-    for adds, final, worth, top in comps:
-        if len(adds) > draws:
-            continue
-        w = 1.0
-        for k, n in adds:
-            u = unseen[k]
-            if u < n:
-                w = 0.0
-                break
-            w *= tail(u, n, seen)
+    back = rules.tails(seen)[1][min(seen.unseen[kind], 4)] if kind >= 0 else 0.0
+    for (_, final, worth, top), w in zip(comps, weights):
         if kind >= 0 and final[kind] >= held:
             w *= back  # the completion keeps every copy: the discard must come back
         if w <= 0.0:
@@ -149,6 +162,13 @@ def _overall(rules: Rules, seen: Seen, counts: list[int], nm: int, kinds: Sequen
     return out
 
 
+def _short(rules: Rules, melds: int, kept: int) -> int:
+    """The fewest draws before a hand with ``kept`` concealed tiles in a plan can be ready
+    in it: each missing tile is one draw (the tables count only what the tiles held can
+    become, as if the rest were held)."""
+    return rules.analyst.hand_size - 1 - 3 * melds - kept
+
+
 def _plans(rules: Rules, seen: Seen, counts: list[int], melds: tuple[Meld, ...], lowest: int,
            depth: Depth) -> list[tuple[Plan, list[int], int, list[Scored]]]:
     """The plans worth judging: (plan, its kept counts, its shanten, its scored completions)
@@ -162,14 +182,14 @@ def _plans(rules: Rules, seen: Seen, counts: list[int], melds: tuple[Meld, ...],
         if not plan.keeps(melds):
             continue
         cp = plan.restrict(counts)
-        s = plan.counter.shanten(cp, nm)
+        s = max(plan.counter.shanten(cp, nm), _short(rules, nm, min(sum(cp), sum(counts) - 1)))
         if s >= NEVER or (first is not None and s > lowest + depth.reach):
             continue
         comps = _scored(rules, seen, plan, cp, melds, max(s, 0) + 1 + depth.slack, depth)
         if first is None:
             first = (plan, cp, s, comps)
             continue
-        value, _ = _value(rules, seen, comps, -1, 0)
+        value, _ = _value(rules, seen, comps, _weights(rules, seen, comps), -1, 0)
         if value <= 0.0:
             continue
         p_win, _ = rules.chance(max(s, 0), TYPICAL_USEFUL[min(max(s, 0), len(TYPICAL_USEFUL) - 1)], seen,
@@ -195,12 +215,16 @@ def judge_hand(rules: Rules, seen: Seen, counts: list[int], melds: tuple[Meld, .
     avoid = _avoid(rules, counts, melds)
     best_est = Estimate(shanten, 0, 0.0, 0.0, 0.0)
     for plan, cp, s, comps in _plans(rules, seen, counts, melds, shanten, depth):
-        value, best = _value(rules, seen, comps, -1, 0)
-        after = plan.counter.draws(cp, nm)
-        mask = 0
-        for k in range(34):
-            if after[k] < s:
-                mask |= 1 << k
+        value, best = _value(rules, seen, comps, _weights(rules, seen, comps), -1, 0)
+        table = plan.counter.shanten(cp, nm)
+        if s > table:
+            mask = plan.mask  # short of tiles: any tile of the plan is a step
+        else:
+            after = plan.counter.draws(cp, nm)
+            mask = 0
+            for k in range(34):
+                if after[k] < s:
+                    mask |= 1 << k
         useful = _unseen_of(seen, mask & plan.mask & ~avoid)
         p_win, p_ready = rules.chance(s, useful, seen, plan.claims)
         ev = p_win * value + rules.end_value(seen, p_win, p_ready, best)
@@ -227,20 +251,34 @@ def judge_discards(rules: Rules, seen: Seen, counts: list[int], melds: tuple[Mel
         counter = plan.counter
         kept = [k for k in kinds if plan.mask >> k & 1 and not (k in best and best[k].shanten == 0)]
         given = [k for k in kinds if not plan.mask >> k & 1 and not (k in best and best[k].shanten == 0)]
-        values = counter.values(cp, nm, kept) if kept else []
+        held = sum(cp)
+        table = counter.values(cp, nm, kept) if kept else []
+        short = _short(rules, nm, held - 1)
+        values = [max(s, short) for s in table]
         judged = []
-        cands = [(k, s) for k, s in zip(kept, values) if s <= fewest + depth.breadth]
+        cands = [(k, s, t) for k, s, t in zip(kept, values, table) if s <= fewest + depth.breadth]
         if cands:
-            masks = counter.useful_after(cp, nm, [k for k, _ in cands], [s for _, s in cands])
-            judged = [(k, s, m) for (k, s), m in zip(cands, masks)]
+            masks = counter.useful_after(cp, nm, [k for k, _, _ in cands], [t for _, _, t in cands])
+            judged = [(k, s, m if s == t else plan.mask) for (k, s, t), m in zip(cands, masks)]
         if given:
-            outside = counter.shanten(cp, nm)
+            inside = counter.shanten(cp, nm)
+            outside = max(inside, _short(rules, nm, held))
             if outside <= fewest + depth.breadth:
-                after = counter.draws(cp, nm)
-                mask = sum(1 << t for t in range(34) if after[t] < outside)
+                if outside > inside:
+                    mask = plan.mask  # short of tiles: any tile of the plan is a step
+                else:
+                    after = counter.draws(cp, nm)
+                    mask = sum(1 << t for t in range(34) if after[t] < outside)
                 judged.extend((k, outside, mask) for k in given)
+        weights = _weights(rules, seen, comps)
+        plan_value = _value(rules, seen, comps, weights, -1, 0)
         for k, s, mask in judged:
-            value, top = _value(rules, seen, comps, k if plan.mask >> k & 1 else -1, counts[k])
+            # Near ready, which completions a discard keeps tells their values apart; further
+            # away that is noise, and the plan's one value holds for every discard.
+            if s <= NEAR:
+                value, top = _value(rules, seen, comps, weights, k if plan.mask >> k & 1 else -1, counts[k])
+            else:
+                value, top = plan_value
             useful = _unseen_of(seen, mask & plan.mask & ~avoid)
             p_win, p_ready = rules.chance(s, useful, seen, plan.claims)
             ev = p_win * value + rules.end_value(seen, p_win, p_ready, top)

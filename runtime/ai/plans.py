@@ -136,11 +136,12 @@ class Plan:
     counter: Counter
     shapes: tuple[Shape, ...]
     chows: bool
-    claims: bool  # the plan can take claimed sets
+    claims: bool  # the plan takes claimed sets freely (sets and a pair)
+    most_melds: int = 4  # the declared sets its shapes allow
 
     def keeps(self, melds: Sequence[Meld]) -> bool:
         """Whether the declared sets fit the plan (pungs only: no chow declared)."""
-        if not self.shapes or (not self.claims and melds):
+        if not self.shapes or len(melds) > self.most_melds:
             return False
         if not self.chows and any(m.kind == "chow" for m in melds):
             return False
@@ -184,5 +185,5 @@ def make_plans(shapes: Sequence[Shape], have: Sequence[bool], missing: int | Non
     for shape in shapes:
         if shape.standard_sets is None:
             out.append(Plan(shape.id, _mask(kept), kept, Evaluator((shape,)), (shape,), True,  # type: ignore[arg-type]
-                            shape.parts().max_melds > 0))
+                            False, shape.parts().max_melds))
     return out

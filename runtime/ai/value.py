@@ -42,6 +42,10 @@ if TYPE_CHECKING:
 
     from ..deal import Deal
 
+#: What any valid win is worth beside what it collects, in the utility's scale.
+FLAT_WIN = 3.0
+#: The scale of :meth:`Rules.utility`, in what a self-drawn win two above the minimum collects.
+UTILITY_SCALE = 0.5
 #: Unseen useful tiles a hand of sets and a pair typically has at each shanten (index:
 #: shanten), the most a later step of the chain counts (see :meth:`Rules.chance`).
 TYPICAL_USEFUL = (4, 13, 22, 31, 40, 49, 58, 67)
@@ -56,6 +60,9 @@ SPECIAL_DEPLETION = 0.6
 #: The chance, per round and other player, that the deal ends by its win where a win ends
 #: the deal, halfway through the wall (it grows with the wall drawn: ready hands come late).
 END_HAZARD = 0.01
+#: Where play goes on after a win: the chance a round that another player still in the
+#: deal wins (over half of them win, in about fifteen rounds).
+LATER_WIN_RATE = 0.04
 #: The same where play goes on after a win (the deal ends only when enough have won).
 LATE_END_HAZARD = 0.002
 
@@ -146,7 +153,8 @@ class Rules:
         table = variant.table
         dealt = table.other_tiles * self.players + table.dealer_tiles - table.other_tiles
         self.wall_start = len(variant.tiles.kinds) - dealt
-        self.end_hazard = END_HAZARD if variant.play.after_win != "continue" else LATE_END_HAZARD
+        self.continues = variant.play.after_win == "continue"
+        self.end_hazard = LATE_END_HAZARD if self.continues else END_HAZARD
         self._plans: dict[int | None, list[Plan]] = {}
         #: Scored completions by plan and hand (hands.py), shared by every player of the variant.
         self.scored: dict[tuple[object, ...], list[Scored]] = {}
@@ -155,12 +163,15 @@ class Rules:
         self._chains: dict[tuple[int, int, int, int, int, bool, int], tuple[float, float]] = {}
         self._ready_bonus: dict[tuple[int, int], float] = {}
         self.has_exhausted_rules = bool(self.settlement.exhausted)
-        self._tails: dict[tuple[int, int, int, int], float] = {}
+        self._tails: dict[tuple[int, int], tuple[tuple[float, ...], ...]] = {}
         #: A plausible win's total for an opponent's table (defence.py), by what it depends on.
         self.plausible: dict[tuple[object, ...], int] = {}
-        # The scale past which more money counts less (see :meth:`utility`): about what a
-        # self-drawn win two above the minimum collects.
-        self.scale = 0.5 * max(1, self.income(max(self.minimum, 0) + 2, True, 0, (False,) * self.players))
+        nobody = (False,) * self.players
+        pays = win_payments(self.settlement, 0, None, max(self.minimum, 0) + 1, {"self_drawn": True}, 1, nobody)
+        #: What one opponent pays for a self-drawn win one above the minimum.
+        self.typical_paid = max((p.amount for p in pays), default=0)
+        # The scale past which more money counts less (see :meth:`utility`).
+        self.scale = UTILITY_SCALE * max(1, self.income(max(self.minimum, 0) + 2, True, 0, (False,) * self.players))
 
     # ---------------------------------------------------------------- payments
 
@@ -268,31 +279,51 @@ class Rules:
             return 0.0
         return self.utility(self.income(total, self_drawn, seen.seat, seen.won))
 
+    def exit_value(self, seen: Seen) -> float:
+        """Where play goes on after a win, what winning also saves: the payments a player
+        still in the deal would make for the others' later wins (each other player
+        winning at :data:`LATER_WIN_RATE` a round, paying what one opponent pays for a
+        self-drawn win one above the minimum, over the draws left); 0 where a win ends it."""
+        if not self.continues:
+            return 0.0
+        return self.utility(LATER_WIN_RATE * (seen.active - 1) * self.typical_paid * seen.draws)
+
     def worth(self, seen: Seen, totals: tuple[int, int]) -> float:
         """What a win of these totals is worth on average, a self-draw and the other
-        players' discards each weighed by how often they come (0 where not valid)."""
+        players' discards each weighed by how often they come (0 where not valid), with
+        what winning saves (:meth:`exit_value`)."""
         d, s = totals
         share = DISCARD_SHARE * (seen.active - 1)
-        return (self.collected(s, True, seen) + share * self.collected(d, False, seen)) / (1.0 + share)
+        exit_value = self.exit_value(seen) + FLAT_WIN * self.scale
+        own = self.collected(s, True, seen) + exit_value if s >= 0 else 0.0
+        other = self.collected(d, False, seen) + exit_value if d >= 0 else 0.0
+        return (own + share * other) / (1.0 + share)
 
-    def tail(self, copies: int, needed: int, seen: Seen) -> float:
-        """The chance to get ``needed`` of ``copies`` unseen tiles of a kind in the draws
-        left (claims counted as extra draws): a binomial tail, cached."""
+    def tails(self, seen: Seen) -> tuple[tuple[float, ...], ...]:
+        """``tails(seen)[needed][copies]``: the chance to get ``needed`` of ``copies`` unseen
+        tiles of a kind in the draws left (claims counted as extra draws), a binomial tail;
+        ``needed`` and ``copies`` up to 4, cached by the draws and the unseen tiles."""
         draws = int(seen.draws * (1.0 + CLAIM_SHARE * (seen.active - 1)) + 0.5)
         pool = max(seen.pool, 1)
-        key = (copies, needed, draws, pool)
+        key = (draws, pool)
         hit = self._tails.get(key)
         if hit is not None:
             return hit
-        p = min(copies / pool, 1.0)
-        miss = 0.0
-        term = (1.0 - p) ** draws
-        for j in range(needed):
-            miss += term
-            term = term * (draws - j) / (j + 1) * (p / (1.0 - p)) if p < 1.0 else 0.0
-        if len(self._tails) > 100_000:
+        rows = []
+        for needed in range(5):
+            row = []
+            for copies in range(5):
+                p = min(copies / pool, 1.0)
+                miss = 0.0
+                term = (1.0 - p) ** draws
+                for j in range(needed):
+                    miss += term
+                    term = term * (draws - j) / (j + 1) * (p / (1.0 - p)) if p < 1.0 else 0.0
+                row.append(max(0.0, 1.0 - miss) if copies >= needed else 0.0)
+            rows.append(tuple(row))
+        if len(self._tails) > 10_000:
             self._tails.clear()
-        hit = self._tails[key] = max(0.0, 1.0 - miss)
+        hit = self._tails[key] = tuple(rows)
         return hit
 
     # ---------------------------------------------------------------- speed
@@ -305,7 +336,8 @@ class Rules:
         steps before ready may claim discards (a shape of sets)."""
         draws = int(seen.draws + 0.5)
         pool = max(seen.pool, 1) // 4 * 4 + 2
-        key = (shanten, min(useful, 80), draws, pool, seen.active, claims, int(seen.lateness * 10))
+        useful = useful if useful <= 16 else min(80, useful // 4 * 4 + 2)
+        key = (shanten, useful, draws, pool, seen.active, claims, int(seen.lateness * 10))
         hit = self._chains.get(key)
         if hit is not None:
             return hit
@@ -316,13 +348,20 @@ class Rules:
         last = 1.0 + DISCARD_SHARE * others
         step_late = seen.active / max(self.wall_start, 1)
         rates = []
+        # A hand with more useful tiles than is typical for its shanten keeps some of that
+        # advantage at later steps (a good shape stays good).
+        top = len(TYPICAL_USEFUL) - 1
+        shape = max(0.3, min(2.0, useful / TYPICAL_USEFUL[min(shanten, top)])) ** 0.5
         for step in range(shanten + 1):
             left = shanten - step  # the shanten this step starts from
-            # Later steps: the hand's useful tiles shrink with its shanten, up to a typical number.
-            typical = TYPICAL_USEFUL[min(left, len(TYPICAL_USEFUL) - 1)]
-            count = useful if step == 0 else min(typical, useful * (left + 1) / (shanten + 1))
-            if step and not claims:
-                count *= SPECIAL_DEPLETION
+            if step == 0:
+                count = float(useful)
+            elif claims:
+                count = TYPICAL_USEFUL[min(left, top)] * shape
+            else:
+                # Special shapes: their useful tiles shrink with their shanten, and are the
+                # ones the other players throw early.
+                count = min(TYPICAL_USEFUL[min(left, top)], useful * (left + 1) / (shanten + 1)) * SPECIAL_DEPLETION
             rates.append(min(count * (last if left == 0 else mid) / pool, 0.95))
         probs = [1.0] + [0.0] * len(rates)
         late = (key[-1] + 0.5) / 10
@@ -364,26 +403,6 @@ class Rules:
             out.extend(shape_completions(shape, counts, melds, bound, live, plan.suits, limit, plan.chows))
         return out
 
-    def weigh(self, seen: Seen, completion: Completion) -> tuple[float, int]:
-        """(the chance a completion's missing tiles all come, each kind's taken as
-        independent; the kind it would most likely be won on), 0 where a needed copy is
-        not left or more tiles are needed than there are draws."""
-        cost, _, adds = completion
-        if cost > seen.draws * (1.0 + CLAIM_SHARE * (seen.active - 1)) + 1:
-            return 0.0, -1
-        w = 1.0
-        win = -1
-        most = -1
-        unseen = seen.unseen
-        for k, n in adds:
-            u = unseen[k]
-            if u < n:
-                return 0.0, -1
-            w *= self.tail(u, n, seen)
-            if u > most:
-                most, win = u, k
-        return w, win
-
     def end_value(self, seen: Seen, p_win: float, p_ready: float, total: int) -> float:
         """The end-of-wall value of a hand: ready when the wall runs out (not having won)."""
         if not self.has_exhausted_rules or p_ready <= 0:
@@ -401,6 +420,7 @@ class Rules:
         kinds = self.analyst.wait_kinds(view)
         unseen = seen.unseen
         share = DISCARD_SHARE * (seen.active - 1)
+        exit_value = self.exit_value(seen) + FLAT_WIN * self.scale
         useful = 0
         rate = 0.0
         paid = 0.0
@@ -420,7 +440,8 @@ class Rules:
             other = share if d >= 0 else 0.0
             useful += u
             rate += u * (own + other)
-            paid += u * (self.collected(s, True, seen) + other * self.collected(d, False, seen))
+            paid += u * (self.collected(s, True, seen) + other * self.collected(d, False, seen)
+                         + (own + other) * exit_value)
             if u > best_u:
                 best_u, best = u, max(d, s)
         if not useful:
