@@ -1,5 +1,5 @@
-"""``cardavia play VARIANT [--seed S] [--lang TAG] [--pace SECONDS] [--no-color] [--tiles text|unicode]``:
-play deals in the terminal against three computer players."""
+"""``cardavia play VARIANT [--seed S] [--lang TAG] [--pace SECONDS] [--no-color] [--tiles text|unicode]
+[--players K,K,K]``: play deals in the terminal against three computer players."""
 
 from __future__ import annotations
 
@@ -28,12 +28,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-color", action="store_true", help="no colour (also when NO_COLOR is set)")
     p.add_argument("--tiles", choices=("text", "unicode"), default="text",
                    help="tiles as codes such as 3m (default) or as Unicode mahjong tiles")
+    p.add_argument("--players", metavar="K,K,K",
+                   help="the other seats' players, in seat order: ai (the default), ai:easy, ai:strong, "
+                        "baseline or random")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from cardavia.compiler import VariantError
+    from cardavia.compiler import VariantError, load_variant
+    from cardavia.compiler.errors import quoted
     from cardavia.render.languages import UnknownLanguage, language
+    from cardavia.runtime.bots import KINDS
     from cardavia.runtime.screen import safe_streams
     from cardavia.runtime.terminal import play_session
 
@@ -43,6 +48,19 @@ def run(args: argparse.Namespace) -> int:
         return fail(str(exc))
     if args.pace < 0 or args.pace != args.pace:
         return fail("--pace must be 0 or more seconds")
+    players = None
+    if args.players is not None:
+        players = [k.strip() for k in args.players.split(",")]
+        unknown = [k for k in players if k not in KINDS]
+        if unknown:
+            return fail(f"--players: unknown kind {quoted(unknown[0])}: expected one of {', '.join(KINDS)}")
+        try:
+            others = load_variant(args.variant).table.players - 1
+        except VariantError as exc:
+            print_problems(exc)
+            return 2
+        if len(players) != others:
+            return fail(f"--players names the {others} other seats, one kind each; got {len(players)}")
     if sys.stdout is None:  # started with its standard output closed: nowhere to play
         return fail("standard output is closed: the game has nowhere to show the table")
     safe_streams()
@@ -53,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
         inp = io.StringIO("")
     try:
         return play_session(args.variant, args.seed, inp, sys.stdout, lang=lang,
-                            color=False if args.no_color else None, tiles=args.tiles, pace=args.pace)
+                            color=False if args.no_color else None, tiles=args.tiles, pace=args.pace, players=players)
     except VariantError as exc:
         print_problems(exc)
         return 2

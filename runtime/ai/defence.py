@@ -5,7 +5,8 @@ and missing suit, and how far the wall has gone. For each opponent still in the 
 
 * the chance it is ready, growing with its turns and its declared sets;
 * the suit its sets point to: when every declared set lies in one suit (honors aside),
-  it is likely playing that suit alone, whose tiles are then the dangerous ones;
+  it is likely playing that suit alone, whose tiles are then the dangerous ones; so too
+  when, after eight discards, it has thrown none of one suit and plenty of the others;
 * what a win on one's discard would cost: the variant's scorer asked about a plausible
   completion of that player's declared sets (tiles of its suit, when it has one), at
   least the variant's minimum, through the variant's payment rules.
@@ -14,7 +15,8 @@ A tile's danger against one opponent, were it ready: none for a tile of its miss
 less for a tile it discarded itself (it did not want it then), for one whose other copies
 are all on the table or in one's hand (no pair or pung can wait on it) and for the ends of
 a suit and the honors (fewer waits reach them); more for a tile of the suit its sets point
-to. The risk of a discard is the sum over opponents of chance ready x danger x cost.
+to. The risk of a discard is the sum over opponents of chance ready x danger x cost, the
+cost counting, where a win ends the deal, what the discarding hand was worth.
 """
 
 from __future__ import annotations
@@ -34,6 +36,10 @@ if TYPE_CHECKING:
 #: that wait on it (the middle ranks complete more chows).
 _RANK_DANGER = (0.05, 0.06, 0.075, 0.08, 0.08, 0.08, 0.075, 0.06, 0.05)
 _HONOR_DANGER = 0.045
+#: The chance an opponent is ready: this much, plus so much a turn and a declared set.
+READY_BASE = -0.12
+READY_TURN = 0.03
+READY_SET = 0.08
 
 
 @dataclass(slots=True, frozen=True)
@@ -44,6 +50,7 @@ class Threat:
     ready: float  # the chance it is ready
     suit: int | None  # the suit (0-2) its declared sets point to, if any
     honors: bool  # its sets include honors (a suit plus honors is possible)
+    leaning: int | None  # the suit (0-2) its discards point to (it throws none of it), if any
     cost: float  # what a win on one's discard would cost
     discarded: frozenset[int]  # kinds it discarded
     missing: int | None  # its missing suit (0-2), tiles of which never win for it
@@ -72,14 +79,33 @@ def threats(deal: Deal, seat: int, rules: Rules) -> list[Threat]:
         suits = {_suit_of(kinds[m.ids[0]]) for m in melds}
         suited = suits - {3}
         suit = next(iter(suited)) if len(suited) == 1 and len(exposed) >= 2 else None
+        leaning = _kept_suit(kinds, river, suited, rules.suits) if suit is None and len(suited) <= 1 else None
         honors = 3 in suits
-        ready = min(0.9, max(0.0, -0.08 + 0.035 * turns + 0.1 * len(exposed)))
+        ready = min(0.9, max(0.0, READY_BASE + READY_TURN * turns + READY_SET * len(exposed)))
         lack = deal.missing[o]
         missing = SUITS.index(lack) if lack is not None else None
         total = _plausible_total(deal, o, suit, rules)
-        cost = rules.utility(rules.paid_by_discarder(total, o, seat, won))
-        out.append(Threat(o, ready, suit, honors, cost, frozenset(kinds[t] for t in river), missing))
+        cost = -rules.utility(-rules.paid_by_discarder(total, o, seat, won))
+        out.append(Threat(o, ready, suit, honors, leaning, cost, frozenset(kinds[t] for t in river), missing))
     return out
+
+
+def _kept_suit(kinds: Sequence[int], river: Sequence[int], declared: set[int], have: Sequence[bool]) -> int | None:
+    """The suit a player's discards point to: after eight discards or more, a suit of
+    which it threw none while throwing the other suits (and none of its sets in another
+    suit) is likely the one it keeps."""
+    if len(river) < 8:
+        return None
+    thrown = [0, 0, 0, 0]
+    for t in river:
+        thrown[_suit_of(kinds[t])] += 1
+    suited = [s for s in range(3) if have[s]]
+    if len(suited) < 3:
+        return None  # with two suits (or a missing one) the discards say too little
+    kept = [s for s in suited if thrown[s] == 0]
+    if len(kept) != 1 or (declared and kept[0] not in declared):
+        return None
+    return kept[0] if all(thrown[s] >= 3 for s in suited if s != kept[0]) else None
 
 
 def _plausible_total(deal: Deal, seat: int, suit: int | None, rules: Rules) -> int:
@@ -114,18 +140,24 @@ def _plausible(deal: Deal, seat: int, suit: int | None, rules: Rules, melds: tup
     open_suits = [s for s in range(3) if s != missing and rules.suits[s]]
     if not open_suits:
         return rules.minimum
-    bases = [9 * suit] * need if suit is not None else [9 * open_suits[i % len(open_suits)] for i in range(need)]
-    starts = (1, 4, 0, 5)
+    suits = [suit] if suit is not None else open_suits
+    copies = rules.copies
     concealed: list[int] = []
+    # Chows of the suit(s), from the middle out, where copies are left; then a pair.
     for i in range(need):
-        lo = bases[i] + starts[i % 4]
-        concealed.extend((lo, lo + 1, lo + 2))
-    pair = (9 * suit + 7) if suit is not None else 9 * open_suits[-1] + 4
-    concealed.extend((pair, pair))
-    for k in concealed:
-        used[k] += 1
-    if any(c > rules.copies[k] for k, c in enumerate(used)):
+        base = 9 * suits[i % len(suits)]
+        lo = next((base + r for r in (3, 0, 6, 1, 5, 2, 4) if all(used[base + r + j] < copies[base + r + j]
+                                                                 for j in range(3))), None)
+        if lo is None:
+            return rules.minimum
+        for k in (lo, lo + 1, lo + 2):
+            used[k] += 1
+            concealed.append(k)
+    base = 9 * suits[-1]
+    pair = next((base + r for r in (4, 7, 1, 6, 2, 8, 0, 5, 3) if used[base + r] + 2 <= copies[base + r]), None)
+    if pair is None:
         return rules.minimum
+    concealed.extend((pair, pair))
     win = concealed.pop()
     hand = Hand(tuple(concealed), melds, win, flowers,
                 seat_wind=deal.seat_wind(seat), round_wind=deal.variant.table.round_wind,
@@ -157,9 +189,12 @@ def danger(kind: int, threat: Threat, unseen: Sequence[int]) -> float:
             base *= 1.5 if threat.honors else 0.5
         else:
             base *= 0.1
+    elif threat.leaning is not None:
+        base *= 1.8 if suit == threat.leaning else 1.0 if suit == 3 else 0.5
     return base
 
 
-def risk(kind: int, found: Sequence[Threat], unseen: Sequence[int]) -> float:
-    """The expected cost of discarding ``kind`` now."""
-    return sum(t.ready * danger(kind, t, unseen) * t.cost for t in found)
+def risk(kind: int, found: Sequence[Threat], unseen: Sequence[int], stake: float = 0.0) -> float:
+    """The expected cost of discarding ``kind`` now: what a win on it would cost, and
+    ``stake``, what the hand kept would have been worth (where a win ends the deal)."""
+    return sum(t.ready * danger(kind, t, unseen) * (t.cost + stake) for t in found)

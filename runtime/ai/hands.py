@@ -18,7 +18,7 @@ every shape (the analysis's waits and the scorer's values).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from cardavia.compiler.model.hand import Meld
 from cardavia.compiler.shapes.suits import kinds_in
@@ -291,3 +291,41 @@ def judge_discards(rules: Rules, seen: Seen, counts: list[int], melds: tuple[Mel
         est = best.get(k)
         out.append((k, est if est is not None else Estimate(s, 0, 0.0, 0.0, 0.0)))
     return out
+
+
+def look_ahead(rules: Rules, seen: Seen, counts: list[int], melds: tuple[Meld, ...], depth: Depth) -> float:
+    """A hand one step from ready (``counts``: one tile short), judged one draw ahead: each
+    useful draw, at its chance, followed by the best discard to a ready hand (judged by its
+    waits, a draw later), and any other draw leaving the hand as it is. It tells apart the
+    hands whose next step leads to good waits (many, and valid) from those whose does not."""
+    nm = len(melds)
+    good, junk = split(seen, counts)
+    evaluator = rules.evaluator
+    now = evaluator.shanten(good, nm)
+    base = judge_hand(rules, seen, counts, melds, depth)
+    if junk or now != 1:
+        return base.ev
+    later = replace(seen, draws=max(seen.draws - 1.0, 0.0))
+    after = evaluator.draws(good, nm)
+    unseen = seen.unseen
+    pool = max(seen.pool, 1)
+    total = 0.0
+    mass = 0.0
+    for u in rules.playable:
+        if after[u] >= now or not unseen[u]:
+            continue
+        counts[u] += 1
+        kinds = [k for k in range(34) if counts[k]]
+        values = evaluator.values(counts, nm, kinds)
+        best = 0.0
+        for k, s in zip(kinds, values):
+            if s == 0:
+                counts[k] -= 1
+                est = rules.ready(later, counts, melds)
+                counts[k] += 1
+                best = max(best, est.ev)
+        counts[u] -= 1
+        p = unseen[u] / pool
+        total += p * best
+        mass += p
+    return total + (1.0 - mass) * base.ev

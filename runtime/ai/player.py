@@ -36,7 +36,7 @@ from cardavia.compiler.model.tiles import CODES, SUITS
 
 from ..actions import Action, Decision
 from .defence import Threat, risk, threats
-from .hands import Depth, judge_discards, judge_hand
+from .hands import Depth, judge_discards, judge_hand, look_ahead
 from .value import Estimate, Rules, Seen, seen_of
 
 if TYPE_CHECKING:
@@ -54,13 +54,21 @@ class Level:
     defence: str  # "none", "threat" (when someone looks close to winning, or late), "always"
     noise: float  # random spread added to the scores of discards (easy)
     patience: bool  # may pass a small win for a clearly larger close one
+    ahead: int = 0  # discards one step from ready judged one draw ahead (hands.look_ahead)
 
 
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", None, "none", 2.0, False),
     "normal": Level("normal", Depth(slack=1, limit=3, breadth=0, plans=2, reach=1), "threat", 0.0, False),
-    "strong": Level("strong", Depth(slack=2, limit=6, breadth=1, plans=4, reach=2), "always", 0.0, True),
+    "strong": Level("strong", Depth(slack=2, limit=6, breadth=0, plans=4, reach=1), "always", 0.0, True, ahead=3),
 }
+
+#: The share of the hand's own value a discard risks where a win ends the deal (defence.risk).
+STAKE = 1.0
+#: A claim is taken when it is worth this share more than passing.
+CLAIM_MARGIN = 0.05
+#: A missing suit is chosen among the suits held at most this many times more than the fewest.
+MISSING_SLACK = 1
 
 _RULES: dict[int, tuple[CompiledVariant, Rules]] = {}
 
@@ -136,7 +144,8 @@ class AIPlayer:
         out = []
         for k, est in judged:
             score = self._score(est)
-            r = risk(k, found, seen.unseen) if defending and found else 0.0
+            stake = 0.0 if rules.continues else STAKE * max(est.ev, 0.0)
+            r = risk(k, found, seen.unseen, stake) if defending and found else 0.0
             if self.level.noise:
                 score += self.rng.random() * self.level.noise
             out.append((score - r, k, est, r))
@@ -164,6 +173,8 @@ class AIPlayer:
         allowed = sorted({o.tile for o in decision.options if o.do == "discard" and o.tile is not None})
         counts = seen.counts
         ranked = self._ranked(deal, seen, rules, counts, seen.melds, allowed, found)
+        if self.level.ahead and self.level.depth is not None and ranked[0][2].shanten == 1:
+            ranked = self._ahead(seen, rules, counts, ranked)
         best_score, best_kind, _, _ = ranked[0]
         choice = _Choice(_discard(decision, deal, best_kind), best_score, _discard_note(ranked))
         for o in decision.options:
@@ -174,6 +185,21 @@ class AIPlayer:
                 choice = _Choice(o, score, f"kong {CODES[o.tile]}: {score:.2f} ({text}); best discard "
                                            f"{CODES[best_kind]} {best_score:.2f}")
         return choice
+
+    def _ahead(self, seen: Seen, rules: Rules, counts: list[int],
+               ranked: list[tuple[float, int, Estimate, float]]) -> list[tuple[float, int, Estimate, float]]:
+        """The best few discards one step from ready, judged again one draw ahead."""
+        depth = self.level.depth
+        assert depth is not None
+        top = [r for r in ranked[:self.level.ahead] if r[2].shanten == 1]
+        again = []
+        for _, k, est, r in top:
+            counts[k] -= 1
+            ev = look_ahead(rules, seen, counts, seen.melds, depth)
+            counts[k] += 1
+            again.append((ev - r + 1e-4 * est.useful, k, est, r))
+        again.sort(key=lambda t: (-t[0], t[1]))
+        return again + [r for r in ranked if r[1] not in {a[1] for a in again}]
 
     def _own_kong(self, seen: Seen, rules: Rules, kind: int, counts: list[int]) -> tuple[float, str]:
         melds = list(seen.melds)
@@ -228,6 +254,10 @@ class AIPlayer:
             return _Choice(Action("pass"), 0.0, f"pass: no claim brings the hand closer (shanten {now_shanten})")
         now = self._judge(rules, seen, seen.counts, seen.melds)
         pass_score = self._score(now)
+        ahead = bool(self.level.ahead) and self.level.depth is not None
+        if ahead and now.shanten == 1:
+            assert self.level.depth is not None
+            pass_score = look_ahead(rules, seen, list(seen.counts), seen.melds, self.level.depth)
         best = _Choice(Action("pass"), pass_score, f"pass: {pass_score:.2f} ({now.summary()})")
         notes = []
         found = threats(deal, seat, rules) if self.level.defence != "none" else None
@@ -243,6 +273,8 @@ class AIPlayer:
                 if junk:
                     allowed = junk
                 ranked = self._ranked(deal, seen, rules, counts, melds, allowed, found)
+                if ahead and ranked[0][2].shanten == 1:
+                    ranked = self._ahead(replace(seen, melds=melds), rules, counts, ranked)
                 score, k, est, _ = ranked[0]
                 text = f"then discard {CODES[k]}: {est.summary()}"
             notes.append(f"{o.label()} {score:.2f}")
@@ -255,18 +287,29 @@ class AIPlayer:
     def _claim_margin(self, pass_score: float) -> float:
         if self.level.depth is None:
             return 0.0
-        return 0.05 * abs(pass_score) + 1e-6
+        return CLAIM_MARGIN * abs(pass_score) + 1e-6
 
     def _missing_suit(self, deal: Deal, decision: Decision) -> _Choice:
+        """The suit to give up: among those held fewest times (one more at most: each of
+        its tiles is a turn spent, and while one is held nothing can be claimed), the one
+        whose hand is worth most without it."""
         seat = decision.seat
         rules = rules_of(deal.variant)
         seen = seen_of(deal, seat, rules)
         scored = []
+        held_of = {}
         for o in decision.options:
             assert o.suit is not None
             lo = 9 * SUITS.index(o.suit)
-            held = sum(seen.counts[lo:lo + 9])
+            held_of[o.suit] = sum(seen.counts[lo:lo + 9])
+        fewest = min(held_of.values())
+        for o in decision.options:
+            assert o.suit is not None
+            held = held_of[o.suit]
             view = replace(seen, missing=o.suit)
+            if held > fewest + MISSING_SLACK:
+                scored.append((-1e9 - held, -held, o.suit, f"{held} tiles"))
+                continue
             if self.level.depth is None:
                 score = -float(held)
                 summary = f"{held} tiles"
@@ -284,7 +327,7 @@ class AIPlayer:
             scored.append((score, -held, o.suit, summary))
         scored.sort(key=lambda t: (-t[0], -t[1], t[2]))
         score, _, suit, summary = scored[0]
-        alts = ", ".join(f"{s} {sc:.2f}" for sc, _, s, _ in scored[1:])
+        alts = ", ".join(f"{s} {sc:.2f}" if sc > -1e9 else f"{s} ({-h} tiles)" for sc, h, s, _ in scored[1:])
         return _Choice(Action("missing_suit", suit=suit), score,
                        f"missing suit {suit}: {score:.2f} ({summary}); {alts}")
 

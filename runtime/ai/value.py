@@ -264,14 +264,14 @@ class Rules:
         return hit
 
     def utility(self, amount: float) -> float:
-        """What an amount is worth to the player: the amount itself up to about the
-        variant's usual wins, then growing slowly (a limit hand a thousand times a usual
+        """What an amount is worth to the player: a gain is the amount itself up to about
+        the variant's usual wins, then grows slowly (a limit hand a thousand times a usual
         win is not worth chasing a thousand times as hard: the chances of far hands are
-        rough, and a player's results should not hang on rare huge wins)."""
-        scale = self.scale
-        if amount >= 0:
-            return scale * log(1.0 + amount / scale)
-        return -scale * log(1.0 - amount / scale)
+        rough, and a player's results should not hang on rare huge wins); a loss counts in
+        full (a big hand dealt into is lost whole)."""
+        if amount < 0:
+            return amount
+        return self.scale * log(1.0 + amount / self.scale)
 
     def collected(self, total: int, self_drawn: bool, seen: Seen) -> float:
         """The utility of what a win worth ``total`` collects (0 for an invalid one, -1)."""
@@ -348,16 +348,13 @@ class Rules:
         last = 1.0 + DISCARD_SHARE * others
         step_late = seen.active / max(self.wall_start, 1)
         rates = []
-        # A hand with more useful tiles than is typical for its shanten keeps some of that
-        # advantage at later steps (a good shape stays good).
         top = len(TYPICAL_USEFUL) - 1
-        shape = max(0.3, min(2.0, useful / TYPICAL_USEFUL[min(shanten, top)])) ** 0.5
         for step in range(shanten + 1):
             left = shanten - step  # the shanten this step starts from
             if step == 0:
                 count = float(useful)
             elif claims:
-                count = TYPICAL_USEFUL[min(left, top)] * shape
+                count = TYPICAL_USEFUL[min(left, top)]
             else:
                 # Special shapes: their useful tiles shrink with their shanten, and are the
                 # ones the other players throw early.
