@@ -15,10 +15,13 @@ Every decision is scored in one unit, what the seat can expect to collect (hands
 Levels (:data:`LEVELS`):
 
 * ``easy``: shanten and useful tiles only, with some noise; claims whatever lowers the
-  shanten; no defence: fast and loose.
+  shanten; picks the missing suit it holds fewest of; no defence: fast and loose.
 * ``normal``: the value model; defends (the risk of each discard weighed) once an
-  opponent looks close to winning or points to one suit, or late in the deal.
-* ``strong``: more completions weighed, and the risk of every discard always weighed.
+  opponent looks close to winning or its declared sets point to one suit, or late in the
+  deal.
+* ``strong``: more completions and plans weighed; its best discards (and claims) one step
+  from ready judged one draw ahead (hands.look_ahead); the risk of every discard always
+  weighed; may pass a small win for a clearly larger close one.
 
 A player reads only what its seat may know: its own hand, and the table (declared sets,
 discards, flowers, missing suits, the wall's length). Each decision leaves a one-line

@@ -1,18 +1,25 @@
 """What a hand is worth to the player holding it: how likely it is to win in the draws left,
 and what its wins would collect, from the compiled variant alone.
 
-* Speed: the shanten over every declared shape and the useful tiles still unseen (the hand
-  analysis, runtime/analysis.py), turned into the chance to win in the draws left by a
-  chain of steps, one a useful tile: the first at the rate of the hand's own useful tiles,
-  the later ones at a typical rate for their shanten, the last helped by the other
-  players' discards when a win on a discard would be valid. A ready hand is counted wait
-  by wait: only the waits that make a valid win count, each at its own unseen copies.
-* Value: the hand's candidate completions (completions.py), each scored by the variant's
-  own scorer as a win on a discard and self-drawn, and turned into what that win collects
-  through the variant's payment rules; a completion below the minimum (or refused by a
-  ``valid_when`` rule) is worth nothing. Completions are weighted by how likely their
-  missing tiles are to come (unseen copies, one factor a tile), and the value is their
-  weighted mean: a fast hand whose likely completions pay nothing is worth little.
+* Speed: the shanten and the useful tiles still unseen (the hand analysis's tables, for a
+  plan's shapes: plans.py), turned into the chance to win in the draws left by a chain of
+  steps, one a useful tile: the first at the rate of the hand's own useful tiles, the later
+  ones at a typical rate for their shanten, claims adding to the draws, the last step
+  helped by the other players' discards, the deal ending meanwhile by another player's win
+  (more likely as the wall goes). Its constants were fitted to the baseline bots' hands
+  (how often a hand at a shanten with so many useful tiles completed). A ready hand is
+  counted wait by wait: only the waits that make a valid win count, each at its unseen
+  copies.
+* Value: the plan's candidate completions (completions.py), each scored by the variant's
+  own scorer self-drawn and on a discard, and turned into what that win collects through
+  the variant's payment rules; a completion below the minimum (or refused by a
+  ``valid_when`` rule) is worth nothing. Completions are weighted by the chance their
+  missing tiles come, and the value is their weighted mean: a fast hand whose likely
+  completions pay nothing is worth little. A valid win is also worth a flat amount
+  (:data:`FLAT_WIN`: winning at all counts for more than the difference between two wins)
+  and, where play goes on after a win, what winning saves (the payments for the others'
+  later wins). Gains are measured by a utility that grows slowly past the variant's usual
+  wins (limit hands are not chased as their payment alone would say); losses in full.
 * The end of the wall: where the settlement pays ready hands when the wall runs out, a
   hand likely to be ready then is worth that payment too (found by asking the settlement
   about one ready player and one not, not by reading its rules).
