@@ -29,6 +29,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
@@ -38,7 +39,8 @@ from bench_score import ROOT, SAMPLE, _child_env  # noqa: E402
 
 _GB_CHILD = """
 import sys
-sys.path[:0] = [{bench!r}, {root!r}, {tests!r}]
+sys.path[:0] = [{bench!r}, {tests!r}]
+sys.path.append({root!r})
 import json
 from bench_score import SAMPLE, _gb_calls
 from MahjongGB import MahjongFanCalculator
@@ -57,7 +59,7 @@ def _instructions(cmd: list[str], stdin: bytes) -> int:
     """The instructions ``cmd`` executes with ``stdin`` as its input, as callgrind counts them."""
     env = dict(_child_env(), PYTHONHASHSEED="0")
     done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *cmd], input=stdin,
-                          capture_output=True, cwd=ROOT, env=env, check=True)
+                          capture_output=True, cwd=tempfile.gettempdir(), env=env, check=True)
     found = re.search(rb"Collected : (\d+)", done.stderr)
     if found is None:
         raise RuntimeError("callgrind printed no instruction count:\n" + done.stderr.decode(errors="replace"))
@@ -80,7 +82,7 @@ def main() -> int:
     jsonl = [sys.executable, "-m", "cardavia", "score", "mcr", "--jsonl"]
     # Bytecode, the variant's cache entry and the code of its scorers: one hand of each
     # shape the sample holds makes sure the measured runs find them all.
-    subprocess.run(jsonl, input=once, cwd=ROOT, env=_child_env(), check=True, capture_output=True)
+    subprocess.run(jsonl, input=once, cwd=tempfile.gettempdir(), env=_child_env(), check=True, capture_output=True)
     start = _instructions(jsonl, b"")
     first = _instructions(jsonl, once)
     second = _instructions(jsonl, once * 2)

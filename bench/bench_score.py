@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.append(str(ROOT))  # after the installed package: bench.corpus, never a shadowing cardavia/
 sys.path.insert(0, str(ROOT / "tests"))
 
 from cardavia.compiler import from_json, load_variant  # noqa: E402
@@ -101,7 +101,7 @@ def _jsonl(lines: bytes) -> tuple[float, int]:
     """CPU seconds of one ``--jsonl`` process over ``lines``, and its answer count."""
     before = _child_cpu()
     out = subprocess.run([sys.executable, "-m", "cardavia", "score", "mcr", "--jsonl"], input=lines,
-                         capture_output=True, cwd=ROOT, env=_child_env(), check=True).stdout
+                         capture_output=True, cwd=tempfile.gettempdir(), env=_child_env(), check=True).stdout
     return _child_cpu() - before, out.count(b"\n")
 
 
@@ -118,7 +118,8 @@ sys.exit(code)
 def _jsonl_peak_rss_kb(lines: bytes) -> int:
     """The peak resident memory of a ``--jsonl`` run, as the process itself reports it
     (VmHWM; a child's ru_maxrss on Linux keeps the parent's figure across exec)."""
-    err = subprocess.run([sys.executable, "-c", _RSS_CHILD], input=lines, capture_output=True, cwd=ROOT,
+    err = subprocess.run([sys.executable, "-c", _RSS_CHILD], input=lines, capture_output=True,
+                         cwd=tempfile.gettempdir(),
                          env=_child_env(), check=True).stderr.decode()
     return int(err.rsplit("VmHWM:", 1)[1].split()[0])
 

@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.append(str(ROOT))  # after the installed package: bench.corpus, never a shadowing cardavia/
 
 from cardavia.runtime.simulate import simulate  # noqa: E402
 

@@ -14,14 +14,13 @@ import contextlib
 import importlib
 import os
 import sys
-import traceback
 from typing import NoReturn
 
 from cardavia.commands import LONGEST_MESSAGE, StreamError, fail, flush, internal_error, say, visible
 from cardavia.compiler.errors import shorten
 
 #: Command modules, in the order ``cardavia --help`` lists them.
-COMMANDS = ("check", "score", "waits", "replay", "simulate", "play", "rules", "schema")
+COMMANDS = ("serve", "check", "score", "waits", "replay", "simulate", "report", "play", "rules", "schema")
 
 
 def version() -> str:
@@ -35,6 +34,14 @@ def version() -> str:
         from cardavia import __version__
 
         return __version__
+
+
+class _Version(argparse.Action):
+    """``--version``, looked up only when asked: importlib.metadata costs every start 20 ms."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        sys.stdout.write(f"cardavia {version()}\n")
+        parser.exit()
 
 
 class _Refused(Exception):
@@ -63,7 +70,7 @@ def build_parser(only: str | None = None, json_errors: bool = False) -> argparse
     ``json_errors``: refused arguments raise :class:`_Refused` instead of exiting."""
     parser = _Parser(prog="cardavia", description="Chinese mahjong variants as data.")
     parser.json_errors = json_errors
-    parser.add_argument("--version", action="version", version=f"cardavia {version()}")
+    parser.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")
     parser.add_argument("--debug", action="store_true", help=DEBUG_HELP)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
@@ -107,6 +114,8 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # the last resort: no command foresaw this (a bug)
         debug = getattr(args, "debug", False)
         if debug:
+            import traceback
+
             with contextlib.suppress(OSError, ValueError, AttributeError):
                 traceback.print_exc()
         return fail(internal_error(exc, debug), 1)

@@ -16,12 +16,12 @@ Public API::
     result = variant.scorer.score(hand)     # hand from compiler.model.hand.parse_notation / from_json
 """
 
-from .errors import Problem, VariantError
+from .errors import EvaluationError, Problem, VariantError
 from .model.hand import Hand, HandError, Meld, from_json, parse_notation
 from .registry import load_variant, shipped_variants, variants_dir
 from .variant import CompiledVariant, compile_file, compile_text
 
 __all__ = [
-    "CompiledVariant", "Hand", "HandError", "Meld", "Problem", "VariantError", "compile_file", "compile_text",
-    "from_json", "load_variant", "parse_notation", "shipped_variants", "variants_dir",
+    "CompiledVariant", "EvaluationError", "Hand", "HandError", "Meld", "Problem", "VariantError", "compile_file",
+    "compile_text", "from_json", "load_variant", "parse_notation", "shipped_variants", "variants_dir",
 ]

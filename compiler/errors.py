@@ -6,6 +6,7 @@ import math
 import re
 import reprlib
 from collections.abc import Iterable
+from types import TracebackType
 
 from .records import FrozenRecord
 
@@ -130,6 +131,50 @@ class VariantError(Exception):
     def __init__(self, problems: list[Problem]) -> None:
         self.problems = sorted(problems, key=lambda p: (p.file, p.line, p.column))
         super().__init__("\n".join(str(p) for p in self.problems))
+
+
+class EvaluationError(ArithmeticError):
+    """An expression of a variant failed on the values it was given (a division by a value
+    that was 0, a power beyond its range): the variant file's fault, found only when it
+    runs. Its message names the pattern and its line, or the expression's place in the
+    file, read from the generated code it was raised in (which carries them)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self._where: str | None = None
+
+    def __str__(self) -> str:
+        if self._where is None:
+            self._where = _evaluated_in(self.__traceback__) or "an expression of the variant"
+        return f"{self._where}: {self.reason}"
+
+
+#: The comment above each pattern's code in a generated scorer (compiler/scoring/codegen.py).
+_PATTERN_COMMENT = re.compile(r"\s*# (\w+) \((.+):(\d+)\)$")
+
+
+def _evaluated_in(tb: TracebackType | None) -> str | None:
+    """The place in the variant file of the innermost generated code in ``tb``: a pattern
+    of a scorer (``file:line: pattern 'id'``) or a compiled expression (``file:
+    settlement.win[0].amount``)."""
+    import linecache
+
+    found = None
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        entry = linecache.cache.get(name, ())
+        if len(entry) == 4 and entry[1] is None:  # generated code (compiled.py register_source)
+            if name.startswith("<"):  # a scorer: the pattern whose comment is above the line
+                lines = entry[2][:tb.tb_lineno]
+                match = next(filter(None, map(_PATTERN_COMMENT.match, reversed(lines))), None)
+                found = f"{match[2]}:{match[3]}: pattern {match[1]!r}" if match else name.strip("<>")
+            else:  # an expression compiled under "file:its/path/in/the/file"
+                file, _, path = name.removesuffix(" (choices)").rpartition(":")
+                parts = [f"[{p}]" if p.isdigit() else f".{p}" for p in path.split("/")]
+                found = f"{file}: {''.join(parts).lstrip('.')}"
+        tb = tb.tb_next
+    return found
 
 
 class Report:

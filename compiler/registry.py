@@ -14,7 +14,7 @@ from .errors import Problem, VariantError
 from .loading.files import resolve, shipped_variants, variants_dir
 from .variant import CompiledVariant, compile_file
 
-__all__ = ["load_variant", "resolve", "shipped_variants", "variants_dir"]
+__all__ = ["each_choice", "load_variant", "resolve", "shipped_variants", "variants_dir"]
 
 
 @lru_cache(maxsize=32)
@@ -34,3 +34,15 @@ def load_variant(name_or_path: str, options: Mapping[str, str] | None = None) ->
     except (OSError, ValueError):  # the reader says what is wrong (a loop of links, a NUL...)
         return compile_file(path, dict(chosen))
     return _load(str(path), st.st_mtime_ns, st.st_size, chosen)
+
+
+def each_choice(name_or_path: str) -> list[CompiledVariant]:
+    """The variant as its defaults make it, then once with each other choice of each of its
+    options (one option changed at a time): every text and rule any choice brings."""
+    default = load_variant(name_or_path)
+    out = [default]
+    for option, spec in (default.data.get("options") or {}).items():
+        for choice in spec["choices"]:
+            if choice != default.options.get(option):
+                out.append(load_variant(name_or_path, {option: choice}))
+    return out

@@ -15,7 +15,7 @@ from typing import Any
 
 from .errors import Problem, Report, VariantError, did_you_mean
 from .language import ir
-from .language.checker import Env
+from .language.checker import MAX_TOTAL_COST, Env
 from .language.compiled import Compiled, Recipe, build, generate
 from .language.parser import ExpressionError
 from .language.types import BOOL, INT, Type
@@ -24,7 +24,7 @@ from .loading import schema as schema_mod
 from .loading.files import read_variant_file, resolve
 from .loading.overlay import load_document
 from .loading.source import Source
-from .model.tiles import TileSet, wind_kind
+from .model.tiles import SUIT_GROUPS, TileSet, wind_kind
 from .records import Record
 from .scoring.codegen import emitted_scorer
 from .scoring.context import PATTERN_FACTS
@@ -66,15 +66,17 @@ class Play(Record):
     after_win: str
     max_winners: int
     missing_suit: dict[str, Any] | None
+    exchange: dict[str, Any] | None  # tiles, same_suit, direction (defaults filled in)
 
     def __init__(self, chow: str, kongs: dict[str, bool], discard_win: str, after_win: str, max_winners: int,
-                 missing_suit: dict[str, Any] | None) -> None:
+                 missing_suit: dict[str, Any] | None, exchange: dict[str, Any] | None = None) -> None:
         self.chow = chow
         self.kongs = kongs
         self.discard_win = discard_win
         self.after_win = after_win
         self.max_winners = max_winners
         self.missing_suit = missing_suit
+        self.exchange = exchange
 
 
 class CompiledVariant(Record):
@@ -134,7 +136,8 @@ class CompiledVariant(Record):
         chows = "chow from the previous player" if p.chow == "previous_player" else "no chows"
         kongs = ", ".join(k for k, v in p.kongs.items() if v) or "none"
         wins = "several winners on one discard" if p.discard_win == "all" else "first winner in seat order"
-        after = (f"play continues after a win until {p.max_winners} have won" if p.after_win == "continue"
+        after = ("winners stay in, locked, until the wall runs out" if p.after_win == "stay"
+                 else f"play continues after a win until {p.max_winners} have won" if p.after_win == "continue"
                  else "the first win ends the deal")
         settle = self.settlement
         return [
@@ -224,12 +227,19 @@ class _Compiler:
     # ------------------------------------------------------------- stages
 
     def tiles(self, data: dict[str, Any]) -> TileSet:
-        groups = [(g["group"], g["copies"]) for g in data["tiles"]]
+        groups: list[tuple[str, int, frozenset[int] | None]] = []
         seen: set[str] = set()
-        for i, (name, _) in enumerate(groups):
+        for i, g in enumerate(data["tiles"]):
+            name = g["group"]
             if name in seen:
                 self.problem(("tiles", i, "group"), f"tile group {name!r} is listed twice: expected each group once")
             seen.add(name)
+            ranks = g.get("ranks")
+            if ranks is not None and name not in SUIT_GROUPS:
+                self.problem(("tiles", i, "ranks"), f"tile group {name!r} takes no ranks: expected ranks only on "
+                             f"a suit ({', '.join(SUIT_GROUPS)})")
+                ranks = None
+            groups.append((name, g["copies"], None if ranks is None else frozenset(ranks)))
         return TileSet.build(groups)
 
     def table(self, data: dict[str, Any], tiles: TileSet) -> Table:
@@ -247,16 +257,33 @@ class _Compiler:
         p = data["play"]
         kongs = {"exposed": True, "concealed": True, "added": True, "robbing": True}
         kongs.update(p.get("kongs", {}))
-        max_winners = p.get("max_winners", 1 if p["after_win"] == "end_deal" else 3)
+        players = data["table"].get("players", 4) if isinstance(data.get("table"), dict) else 4
+        max_winners = p.get("max_winners", 1 if p["after_win"] == "end_deal" else players - 1)
+        if p["after_win"] == "continue" and isinstance(players, int) and max_winners >= players:
+            self.problem(("play", "max_winners"),
+                         f"with {players} players the deal ends when at most {players - 1} have won: "
+                         f"expected max_winners 1-{players - 1}")
         if p["after_win"] == "end_deal" and "max_winners" in p and max_winners != 1:
             self.problem(("play", "max_winners"),
                          "with after_win: end_deal the first win ends the deal: max_winners must be 1")
+        if p["after_win"] == "stay" and "max_winners" in p:
+            self.problem(("play", "max_winners"),
+                         "with after_win: stay every winner stays in and the deal ends when the wall runs out: "
+                         "expected no max_winners")
         missing = p.get("missing_suit")
         if missing is not None:
             suits = {k // 9 for k in tiles.kinds if k < 27}
             if len(suits) < 3:
                 self.problem(("play", "missing_suit"), "a missing suit needs all three suits in the tile set")
-        return Play(p["chow"], kongs, p["discard_win"], p["after_win"], max_winners, missing)
+        exchange = p.get("exchange")
+        if exchange is not None:
+            exchange = {"same_suit": True, "direction": "dice", **exchange}
+            if exchange["direction"] in ("across", "dice") and data["table"].get("players") != 4:
+                self.problem(("play", "exchange", "direction"),
+                             f"passing {exchange['direction']!r} needs four players: expected next or previous")
+            if exchange["tiles"] > data["table"].get("other_tiles", 13):
+                self.problem(("play", "exchange", "tiles"), "a player cannot pass more tiles than it is dealt")
+        return Play(p["chow"], kongs, p["discard_win"], p["after_win"], max_winners, missing, exchange)
 
     def shapes(self, data: dict[str, Any], table: Table | None) -> tuple[Shape, ...]:
         """Each declaration read by its kind's class (compiler/shapes/kinds.py), which reports
@@ -306,6 +333,7 @@ class _Compiler:
         shape_ids = {s.id for s in shapes}
         patterns: list[Pattern] = []
         ids: dict[str, int] = {}
+        spent = sum(c.node.cost for c, _ in valid_when)  # the steps of the table so far
         for i, p in enumerate(sc["patterns"]):
             path = ("scoring", "patterns", i)
             pid = p["id"]
@@ -329,6 +357,12 @@ class _Compiler:
                                                        f"expected one of {', '.join(sorted(shape_ids))}")
             if value is None or (when is None and count is None):
                 continue
+            if self.replay is None and spent <= MAX_TOTAL_COST:  # (the first pattern beyond is named)
+                spent += sum(e.node.cost for e in (when, count, value) if isinstance(e, Compiled))
+                if spent > MAX_TOTAL_COST:
+                    self.problem(path, f"pattern {pid!r}: the pattern table may take too long to score a hand: "
+                                       f"the conditions and values up to this one may take {spent:,} steps, at "
+                                       f"most {MAX_TOTAL_COST:,} for the whole table")
             patterns.append(Pattern(
                 id=pid, name=p["name"], description=p.get("description", ""), value=value, index=i,
                 when=when, count=count,
@@ -440,6 +474,14 @@ def _from_cache(entry_key: str, text: str, file: str) -> CompiledVariant | None:
     return variant
 
 
+def _folder(file: str) -> str:
+    """The resolved folder of ``file``, against which an overlay's relative bases are read."""
+    try:
+        return str(Path(file).resolve().parent)
+    except (OSError, ValueError, RuntimeError):
+        return file
+
+
 def _digest(text: str) -> str:
     return cache.hasher(text.encode("utf-8", "surrogatepass")).hexdigest()
 
@@ -454,7 +496,9 @@ def compile_text(text: str, file: str = "<variant>", options: Mapping[str, str] 
     what keeps a fresh process's load fast.
     """
     chosen = json.dumps(dict(options or {}), sort_keys=True)
-    entry_key = cache.key(text + "\0" + chosen) if use_cache else None
+    # The folder too: an overlay's `extends: base.yaml` names a file beside it, so the same
+    # text in another folder is another variant.
+    entry_key = cache.key("\0".join((text, chosen, _folder(file)))) if use_cache else None
     if entry_key is not None:
         cached = _from_cache(entry_key, text, file)
         if cached is not None:

@@ -21,7 +21,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from cardavia.compiler.language.types import BOOL, GROUP, INT, STR, TILE, Type, list_of  # noqa: E402
-from cardavia.compiler.language.vocabulary import FUNCTIONS, GROUP_ATTRS, PLAYER_ATTRS, TILE_ATTRS  # noqa: E402
+from cardavia.compiler.language.vocabulary import FUNCTIONS, GROUP_ATTRS, PLAYER_ATTRS, TILE_ATTRS, Fact  # noqa: E402
 from cardavia.compiler.scoring.context import PATTERN_FACTS  # noqa: E402
 from cardavia.compiler.settlement import WIN_NAMES  # noqa: E402
 
@@ -64,6 +64,15 @@ EXAMPLES: dict[str, str] = {
     "player.seat": "payer.seat == 0",
     "player.ready_value": "payee.ready_value",
     "player.kong_income": "player.kong_income > 0",
+    "player.dealer": "payer.dealer",
+    "player.discarder": "payer.discarder",
+    "dealer": "dealer and self_drawn and first_turn",
+    "first_turn": "self_drawn and first_turn",
+    "dealer_first_discard": "dealer_first_discard and not self_drawn",
+    "tiles_left": "tiles_left == 0",
+    "dealer_repeats": "dealer_repeats >= 1",
+    "payer": "2 * base if payer.dealer else base",
+    "winner": "winner.dealer",
     "total": "min(2 ** total, 32)",
     "base": "3 * base",
     "winners": "winners == 1",
@@ -86,6 +95,13 @@ WIN_MEANINGS = {
     "kong_replacement": "won on the replacement tile after a kong",
     "last_wall_tile": "won with the last tile of the wall",
     "winners": "how many players win on this same tile (more than 1 when several win on one discard)",
+    "payer": "the player paying, one at a time: each rule is read once for each payer its `from` names",
+    "winner": "the player paid",
+    "first_turn": "as in pattern conditions: the winner had not discarded yet, no claim or kong in the deal",
+    "first_go_around": "as in pattern conditions: the win comes in the deal's first go-around",
+    "dealer_first_discard": "as in pattern conditions: the winning tile is the dealer's first discard",
+    "tiles_left": "the tiles left in the wall",
+    "dealer_repeats": "how many deals in a row the dealer has kept the deal",
 }
 
 
@@ -125,7 +141,8 @@ def rows() -> dict[str, list[tuple[str, str, str, str]]]:
         for name, (t, doc) in attrs.items():
             example = EXAMPLES.get(f"{kind}.{name}") or example_for(SUBJECTS[kind], name, t)
             tables[kind].append((name, str(t), doc, example))
-    for name, t in WIN_NAMES.items():
+    for name, named in WIN_NAMES.items():
+        t = named.type if isinstance(named, Fact) else named
         example = EXAMPLES.get(name) or example_for("", name, t)
         tables["settlement"].append((name, str(t), WIN_MEANINGS.get(name, ""), example))
     for name, fn in FUNCTIONS.items():
@@ -168,9 +185,10 @@ def block() -> str:
         "",
         _table(("attribute", "type", "meaning", "example"), [(f"`.{n}`", ty, m, f"`{e}`") for n, ty, m, e in t["set"]]),
         "",
-        "### Attributes of a player (end-of-wall settlement)",
+        "### Attributes of a player (payments)",
         "",
-        "`player` in `refund_kongs`, `payer` and `payee`; `payer` and `payee` in `amount`.",
+        "`player` in `refund_kongs`, `payer` and `payee`; `payer` and `payee` in `amount`; `payer` and",
+        "`winner` in win payments, `payer` and `declarer` in kong payments.",
         "",
         _table(("attribute", "type", "meaning", "example"),
                [(f"`.{n}`", ty, m, f"`{e}`") for n, ty, m, e in t["player"]]),

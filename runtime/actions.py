@@ -13,7 +13,7 @@ from typing import Any
 from cardavia.compiler.errors import quoted
 from cardavia.compiler.model.tiles import CODES, TileError, kind_of
 
-DOS = ("discard", "chow", "pung", "kong", "win", "pass", "missing_suit")
+DOS = ("discard", "chow", "pung", "kong", "win", "pass", "missing_suit", "exchange")
 SUIT_LETTERS = ("m", "p", "s")
 
 
@@ -54,6 +54,8 @@ class Action:
             return f"kong {CODES[self.tile]}"
         if self.do == "missing_suit":
             return f"missing suit {self.suit}"
+        if self.do == "exchange":
+            return "pass on " + " ".join(CODES[k] for k in self.tiles)
         return self.do
 
     @classmethod
@@ -71,6 +73,7 @@ class Action:
             if obj.get("tiles") is not None:
                 if not isinstance(obj["tiles"], list):
                     raise ActionError("'tiles' must be a list of two tile codes" if do == "chow" else
+                                      "'tiles' must be a list of tile codes" if do == "exchange" else
                                       f"'tiles' is for a chow: a {do} names at most one 'tile'")
                 tiles = tuple(sorted(kind_of(t) for t in obj["tiles"]))
         except TileError as exc:
@@ -79,6 +82,8 @@ class Action:
             raise ActionError("a discard names its 'tile', e.g. {\"do\": \"discard\", \"tile\": \"5m\"}")
         if do == "chow" and (tiles is None or len(tiles) != 2):
             raise ActionError("a chow names the two 'tiles' from hand, e.g. [\"4m\", \"6m\"]")
+        if do == "exchange" and not tiles:
+            raise ActionError("an exchange names the 'tiles' passed on, e.g. [\"1m\", \"2m\", \"9m\"]")
         if do == "missing_suit":
             suit = obj.get("suit")
             if suit not in SUIT_LETTERS:
@@ -114,6 +119,9 @@ class Decision:
                 what = f"the discard of {CODES[self.tile]} by seat {self.from_seat}"
             else:
                 what = f"the kong of {CODES[self.tile]} added by seat {self.from_seat}"
+        elif self.kind == "exchange":
+            what = "the tiles to pass on"
+            opts = f"{len(self.options)} sets of tiles, e.g. {self.options[0].label()}" if self.options else "none"
         else:
             what = "the choice of a missing suit"
         return f"seat {self.seat} is asked about {what} (options: {opts})"
@@ -124,7 +132,7 @@ class Decision:
         for opt in self.options:
             if opt.do != action.do:
                 continue
-            if action.do == "chow" and opt.tiles != action.tiles:
+            if action.do in ("chow", "exchange") and opt.tiles != action.tiles:
                 continue
             if action.do == "missing_suit" and opt.suit != action.suit:
                 continue

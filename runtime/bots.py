@@ -23,6 +23,7 @@ from cardavia.compiler.model.tiles import SUITS
 
 from .actions import Action, Decision
 from .analysis import Evaluator
+from .exchange import baseline as baseline_exchange
 from .shanten import SUIT_OF, WEIGHT, standard_shanten_keys, suit_keys
 
 if TYPE_CHECKING:
@@ -79,6 +80,8 @@ class BaselineBot:
             counts = deal.counts[decision.seat]
             held = [sum(counts[i * 9:(i + 1) * 9]) for i in range(3)]
             return Action("missing_suit", suit=SUITS[held.index(min(held))])
+        if decision.kind == "exchange":  # the tiles to pass on before play (runtime/exchange.py)
+            return baseline_exchange(deal.counts[decision.seat], decision)
         for o in options:
             if o.do == "win":
                 return _WIN

@@ -14,6 +14,7 @@ from cardavia.compiler.model.tiles import SUITS
 
 from .actions import Action, Decision
 from .deal import Deal
+from .exchange import baseline as baseline_exchange
 
 
 class Controller(Protocol):
@@ -30,6 +31,8 @@ class DrawnTileAutoplay:
             counts = deal.counts[decision.seat]
             held = [sum(counts[i * 9:(i + 1) * 9]) for i in range(3)]
             return Action("missing_suit", suit=SUITS[held.index(min(held))])
+        if decision.kind == "exchange":
+            return baseline_exchange(deal.counts[decision.seat], decision)
         if decision.kind != "turn":
             return Action("pass")
         discards = [o for o in decision.options if o.do == "discard"]

@@ -25,6 +25,7 @@ from cardavia.compiler.scoring.scorer import ScoreResult
 from cardavia.compiler.shapes.suits import kinds_in
 from cardavia.compiler.shapes.waits import held_wait_mask
 
+from . import exchange as exchanges
 from .actions import Action, Decision, IllegalAction
 from .payments import Payment, PlayerFacts, deltas, exhausted_payments, kong_payments, win_payments
 from .shanten import EMPTY_KEYS, SUIT_OF, WEIGHT
@@ -42,8 +43,9 @@ _PASS = Action("pass")
 _CHOW_PAIRS = tuple(tuple((k + a, k + b) for a, b in ((-2, -1), (-1, 1), (1, 2)) if k % 9 + a >= 0 and k % 9 + b <= 8)
                     if k < 27 else () for k in range(34))
 
-#: A possible win: the score and the event flags it was scored with.
-_Win = tuple[ScoreResult, dict[str, bool]]
+#: A possible win: the score, the event flags it was scored with (those its event and
+#: record show) and the events of the deal it was scored with (``Hand.extra["deal"]``).
+_Win = tuple[ScoreResult, dict[str, bool], dict[str, Any]]
 
 
 @dataclass(slots=True)
@@ -71,6 +73,7 @@ class WinRec:
     result: ScoreResult
     flags: dict[str, bool]
     payments: list[Payment] = field(default_factory=list)
+    deal: dict[str, Any] = field(default_factory=dict)  # the events of the deal it was scored with
 
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "from": self.from_seat, "total": self.result.total,
@@ -102,7 +105,7 @@ _ALL_FOUR = bytes(0x31 if c >= 4 else 0x30 for c in range(256))
 class Deal:
     """The state of one deal; see the module docstring for the phases."""
 
-    def __init__(self, variant: CompiledVariant, wall: Sequence[int], dealer: int = 0) -> None:
+    def __init__(self, variant: CompiledVariant, wall: Sequence[int], dealer: int = 0, repeats: int = 0) -> None:
         self.variant = variant
         self.kinds: tuple[int, ...] = variant.tiles.kinds
         self.codes = [CODES[k] for k in self.kinds]
@@ -110,6 +113,7 @@ class Deal:
         if not 0 <= dealer < self.n:
             raise ValueError(f"dealer must be a seat 0-{self.n - 1}, got {dealer!r}")
         self.dealer = dealer
+        self.repeats = repeats  # how many deals in a row the dealer has kept the deal
         self.play = variant.play
         self.scorer = variant.scorer
         self.shapes = variant.scoring.shapes
@@ -135,6 +139,23 @@ class Deal:
         self._after = [tuple((seat + i) % self.n for i in range(1, self.n)) for seat in range(self.n)]
         self._chows = self.play.chow == "previous_player" and "chow" not in self.blocks
         self.won = [False] * self.n
+        # Who has left the deal: a winner with after_win continue or end_deal. With stay (Blood
+        # River) a winner stays in: its winning tiles are laid aside (``aside``), its hand is
+        # locked, and it may win again.
+        self.stay = self.play.after_win == "stay"
+        self.out = [False] * self.n
+        self.aside: list[list[int]] = [[] for _ in range(self.n)]
+        # The events of the deal that wins may read: a claim or a kong ends the first turns;
+        # each seat's discards; the seat whose discard is being claimed.
+        self.interrupted = False
+        self.discards = [0] * self.n
+        self._discarder: int | None = None
+        # What the last kong collected, and (for the discard made right after its replacement
+        # draw) the same, which a win on that discard may take (settlement.kong_transfer).
+        self._last_kong: list[Payment] = []
+        self._kong_discard: list[Payment] = []
+        #: Per seat, the tiles that completed its hand but were refused: below the minimum.
+        self.refused = [0] * self.n
         self.visible = [0] * 34
         self.wins: list[WinRec] = []
         self.payments: list[Payment] = []
@@ -152,6 +173,9 @@ class Deal:
         self._turn_discards: frozenset[int] = frozenset()
         self._turn_win: _Win | None = None
         self._ms_order: list[int] = []
+        # The exchange before play: each seat's decision, and the tiles each has chosen.
+        self._exchange: dict[int, Decision] = {}
+        self._passing: dict[int, tuple[int, ...]] = {}
         # Each seat's four suit keys (base-5 counts per suit, see runtime.shanten), kept up to date
         # with ``counts``; the kinds that would complete a seat's hand, cached for the hand they
         # were computed for: (keys and number of sets) -> kinds.
@@ -185,9 +209,9 @@ class Deal:
         return list(self._after[seat])
 
     def next_active(self, seat: int) -> int | None:
-        won = self.won
+        out = self.out
         for s in self._after[seat]:
-            if not won[s]:
+            if not out[s]:
                 return s
         return None
 
@@ -212,6 +236,8 @@ class Deal:
 
     def pending(self) -> list[Decision]:
         """The decisions waiting for an answer (several only while a discard is being claimed)."""
+        if self.phase == "exchange":
+            return [d for s, d in self._exchange.items() if s not in self._passing]
         if self.phase == "missing_suit":
             seat = self._ms_order[0]
             return [Decision(seat, "missing_suit", [Action("missing_suit", suit=s) for s in SUITS])]
@@ -255,7 +281,11 @@ class Deal:
         if action.do == "discard":
             tid = self._discard_id(seat, option.tile, action.id)  # type: ignore[arg-type]  # a discard: tile set
         self._record.append((seat, option, tid))
-        if decision.kind == "missing_suit":
+        if decision.kind == "exchange":
+            self._passing[seat] = option.tiles
+            if len(self._passing) == len(self._exchange):
+                self._apply_exchange()
+        elif decision.kind == "missing_suit":
             self._declare_missing(seat, option.suit)  # type: ignore[arg-type]  # a missing_suit: suit set
         elif decision.kind == "turn":
             if option.do == "discard":
@@ -407,11 +437,48 @@ class Deal:
                 if tid == extra:
                     extra = self.drawn  # the replacement of the dealer's 14th tile counts as just drawn
         self.drawn = extra
+        exchange = self.play.exchange
+        if exchange is not None:
+            n, same = int(exchange["tiles"]), bool(exchange["same_suit"])
+            for seat in seats:
+                opts = exchanges.options(self.counts[seat], n, same)
+                if not opts:  # no suit holds enough: nothing that seat can pass, so no exchange
+                    self._exchange.clear()
+                    break
+                self._exchange[seat] = Decision(seat, "exchange", opts)
+            if self._exchange:
+                self.phase = "exchange"
+                return
+        self._after_exchange()
+
+    def _after_exchange(self) -> None:
         if self.play.missing_suit is not None:
-            self._ms_order = seats
+            self._ms_order = [(self.dealer + i) % self.n for i in range(self.n)]
             self.phase = "missing_suit"
         else:
             self._enter_turn(self.dealer)
+
+    def _apply_exchange(self) -> None:
+        """Every seat's chosen tiles move at once to the seat the direction names."""
+        assert self.play.exchange is not None
+        direction = exchanges.direction_of(self.play.exchange, self.wall)
+        moving = {seat: [self._ids_of(seat, k, kinds.count(k))[kinds[:i].count(k)] for i, k in enumerate(kinds)]
+                  for seat, kinds in self._passing.items()}
+        received: dict[int, list[int]] = {}
+        for seat in sorted(moving, key=lambda s: (s - self.dealer) % self.n):
+            to = exchanges.target(seat, direction, self.n)
+            for tid in moving[seat]:
+                self._remove(seat, tid)
+            received[to] = moving[seat]
+            self._event(type="exchange", seat=seat, to=to, ids=list(moving[seat]),
+                        tiles=[self.codes[t] for t in moving[seat]], direction=direction)
+        for to, ids in received.items():
+            for tid in ids:
+                self._add(to, tid)
+        if self.drawn is not None and self.drawn not in self.hands[self.dealer]:
+            self.drawn = received[self.dealer][0]  # the dealer's fourteenth tile went: one it got stands for it
+        self._exchange.clear()
+        self._after_exchange()
 
     def _declare_missing(self, seat: int, suit: str) -> None:
         self.missing[seat] = suit
@@ -426,6 +493,9 @@ class Deal:
         self.phase = "turn"
         self.claim = None
         self._turn_win = None
+        if self.stay and self.won[seat]:
+            self._enter_locked_turn(seat)
+            return
         opts: list[Action] = []
         counts = self.counts[seat]
         holding_missing = self.holds_missing(seat)
@@ -451,6 +521,50 @@ class Deal:
         self._turn_decision = Decision(seat, "turn", opts, drawn=self.drawn if not self.after_claim else None,
                                        extra={"after_claim": self.after_claim, "after_kong": self.after_kong})
 
+    def _enter_locked_turn(self, seat: int) -> None:
+        """The turn of a winner whose hand is locked (after_win: stay): win with the drawn
+        tile, declare a kong with it where the hand's waits stay the same, or discard it."""
+        drawn = self.drawn
+        assert drawn is not None  # a locked hand claims only wins, so its turns start with a draw
+        kind = self.kinds[drawn]
+        counts = self.counts[seat]
+        opts: list[Action] = []
+        res = self._try_win(seat, kind, self_drawn=True)
+        if res is not None:
+            self._turn_win = res
+            opts.append(_WIN)
+        if self.back > self.front:
+            if self._kong_concealed and counts[kind] == 4 and self._kong_keeps_waits(seat, kind):
+                opts.append(Action("kong", tile=kind))
+            if self._kong_added and any(m.kind == "pung" and self.kinds[m.ids[0]] == kind for m in self.melds[seat]):
+                opts.append(Action("kong", tile=kind))
+        opts.append(_DISCARDS[kind])
+        self._turn_discards = frozenset((kind,))
+        self._turn_decision = Decision(seat, "turn", opts, drawn=drawn,
+                                       extra={"after_claim": False, "after_kong": self.after_kong})
+
+    def _kong_keeps_waits(self, seat: int, kind: int) -> bool:
+        """Whether a concealed kong of ``kind`` (three held and the one drawn) leaves the
+        locked hand waiting on the same tiles."""
+        before = self.waits_without(seat, kind, 1, 0)
+        after = self.waits_without(seat, kind, 4, 1)
+        return before == after
+
+    def waits_without(self, seat: int, kind: int, n: int, melds: int) -> frozenset[int]:
+        """The seat's waits with ``n`` tiles of ``kind`` taken out of its hand and ``melds``
+        more declared sets (a hand being considered, not changed)."""
+        counts = self.counts[seat]
+        counts[kind] -= n
+        try:
+            raw = bytes(counts)
+            held = int(raw.translate(_HELD)[::-1], 2)
+            found = held_wait_mask(raw, held, len(self.melds[seat]) + melds, self.shapes)
+            if found:
+                found &= self._playable_mask & ~int(raw.translate(_ALL_FOUR)[::-1], 2)
+            return frozenset(kinds_in(found))
+        finally:
+            counts[kind] += n
+
     def _begin_draw(self, seat: int) -> None:
         self.after_claim = False
         self.after_kong = False
@@ -472,7 +586,8 @@ class Deal:
     # ------------------------------------------------------------------ wins
 
     def _hand(self, seat: int, kind: int, self_drawn: bool, *, kong_replacement: bool = False,
-              robbing_kong: bool = False, last_wall_tile: bool = False, last_tile_of_kind: bool = False) -> Hand:
+              robbing_kong: bool = False, last_wall_tile: bool = False, last_tile_of_kind: bool = False,
+              deal: dict[str, Any] | None = None) -> Hand:
         concealed = [self.kinds[t] for t in self.hands[seat]]
         if self_drawn:
             concealed.remove(kind)
@@ -482,7 +597,7 @@ class Deal:
                     self_drawn=self_drawn, seat_wind=self.seat_wind(seat),
                     round_wind=self.variant.table.round_wind, missing_suit=self.missing[seat],
                     kong_replacement=kong_replacement, robbing_kong=robbing_kong, last_wall_tile=last_wall_tile,
-                    last_tile_of_kind=last_tile_of_kind)
+                    last_tile_of_kind=last_tile_of_kind, extra={"deal": deal} if deal else None)
 
     def _try_win(self, seat: int, kind: int, self_drawn: bool, robbing: bool = False) -> _Win | None:
         """The score of ``seat`` winning on ``kind`` now, or None when that is not a valid win."""
@@ -492,6 +607,7 @@ class Deal:
         if not self._completes(seat, None if self_drawn else kind):
             return None
         others_visible = self.visible[kind] - (0 if self_drawn or robbing else 1)
+        events = self.deal_events(seat, self_drawn, robbing)
         flags = {
             "kong_replacement": self_drawn and self.after_kong,
             "robbing_kong": robbing,
@@ -499,13 +615,27 @@ class Deal:
             "last_tile_of_kind": others_visible == self.copies[kind] - 1,
         }
         try:
-            result = self.scorer.score(self._hand(seat, kind, self_drawn, **flags))
+            result = self.scorer.score(self._hand(seat, kind, self_drawn, **flags, deal=events))
         except HandError:
             return None
         if not result.valid:
+            if result.arrangement is not None:  # a winning shape worth less than the minimum
+                self.refused[seat] += 1
             return None
         flags["self_drawn"] = self_drawn
-        return result, flags
+        return result, flags, events
+
+    def deal_events(self, seat: int, self_drawn: bool, robbing: bool = False) -> dict[str, Any]:
+        """The events of the deal a win by ``seat`` now would be scored and paid with
+        (compiler.model.hand.DEAL_EVENTS): on a discard, the one being claimed."""
+        on_discard = not self_drawn and not robbing
+        before = sum(self.discards) - (1 if on_discard else 0)
+        fresh = not self.interrupted
+        return {"first_turn": fresh and self.discards[seat] == 0,
+                "first_go_around": fresh and before < self.n,
+                "dealer_first_discard": fresh and on_discard and self._discarder == self.dealer
+                and self.discards[self.dealer] == 1,
+                "dealer": seat == self.dealer, "tiles_left": self.wall_left(), "dealer_repeats": self.repeats}
 
     def _self_drawn_win(self, seat: int) -> None:
         assert self.drawn is not None and self._turn_win is not None
@@ -513,8 +643,8 @@ class Deal:
 
     def _apply_wins(self, winners: list[tuple[int, _Win]], from_seat: int | None, tid: int) -> None:
         kind = self.kinds[tid]
-        won_before = list(self.won)
-        for i, (seat, (result, flags)) in enumerate(winners):
+        won_before = list(self.out)
+        for i, (seat, (result, flags, events)) in enumerate(winners):
             takes = i == 0 and from_seat is not None
             if takes:
                 assert from_seat is not None
@@ -523,16 +653,36 @@ class Deal:
                 else:
                     self.rivers[from_seat].remove(tid)
                     self.visible[kind] -= 1
-                self._add(seat, tid)
-            pays = win_payments(self.settlement, seat, from_seat, result.total, flags, len(winners), won_before)
-            rec = WinRec(seat, from_seat, kind, tid, result, flags, pays)
+                if self.stay:  # laid aside: the hand stays as it was
+                    self.aside[seat].append(tid)
+                    self.visible[kind] += 1
+                else:
+                    self._add(seat, tid)
+            elif self.stay and from_seat is None:
+                self._remove(seat, tid)
+                self.aside[seat].append(tid)
+                self.visible[kind] += 1
+            pays = win_payments(self.settlement, seat, from_seat, result.total, flags, len(winners), won_before,
+                                events, self.dealer)
+            rec = WinRec(seat, from_seat, kind, tid, result, flags, pays, events)
             self.wins.append(rec)
             self._event(type="win", seat=seat, **{"from": from_seat}, tile=self.codes[tid], id=tid,
                         takes=takes or from_seat is None, total=result.total,
                         fans=[f.id for f in result.fans], **{k: v for k, v in flags.items() if v})
             self._pay(pays)
+        transfer = self.settlement.kong_transfer
+        robbed = winners[0][1][1]["robbing_kong"]
+        if transfer is not None and from_seat is not None and self._kong_discard and not robbed:
+            self._transfer_kong(from_seat, [seat for seat, _ in winners], transfer.several_winners, transfer.reason)
         for seat, _ in winners:
             self.won[seat] = True
+            self.out[seat] = not self.stay
+        if self.stay:
+            self.drawn = None
+            nxt = self.next_active(winners[-1][0])
+            assert nxt is not None
+            self._begin_draw(nxt)
+            return
         if self.play.after_win != "continue":
             self._finish("win")
             return
@@ -544,6 +694,21 @@ class Deal:
             self._finish("exhausted")
             return
         self._begin_draw(nxt)
+
+    def _transfer_kong(self, owner: int, winners: list[int], several: str, reason: str) -> None:
+        """Call transfer: what the kong collected goes from its owner to the winner(s) on the
+        discard that followed its replacement draw; it is no longer the owner's to refund."""
+        taken = self._kong_discard
+        self._kong_discard = []
+        total = sum(p.amount for p in taken)
+        for p in taken:
+            self.kong_paid.remove(p)
+        if several == "first":
+            shares = [total] + [0] * (len(winners) - 1)
+        else:
+            q, r = divmod(total, len(winners))
+            shares = [q + (1 if i < r else 0) for i in range(len(winners))]
+        self._pay([Payment(owner, w, share, reason) for w, share in zip(winners, shares) if share > 0])
 
     def _pay(self, pays: list[Payment]) -> None:
         for p in pays:
@@ -557,6 +722,9 @@ class Deal:
         self._remove(seat, tid)
         self.rivers[seat].append(tid)
         self.visible[kind] += 1
+        self.discards[seat] += 1
+        self._discarder = seat
+        self._kong_discard = self._last_kong if self.after_kong else []
         self.drawn = None
         self.after_kong = False
         self.after_claim = False
@@ -566,9 +734,16 @@ class Deal:
         results: dict[int, _Win] = {}
         nxt = self._after[seat][0]
         pairs = _CHOW_PAIRS[kind] if self._chows else ()
-        won = self.won
+        out, won, stay = self.out, self.won, self.stay
         for other in self._after[seat]:
-            if won[other]:
+            if out[other]:
+                continue
+            if stay and won[other]:  # a locked hand claims nothing but a win
+                if kind in self.waits(other):
+                    res = self._try_win(other, kind, self_drawn=False)
+                    if res is not None:
+                        results[other] = res
+                        decisions[other] = Decision(other, "claim", [_WIN, _PASS], tile=kind, from_seat=seat)
                 continue
             # Only a seat that could claim is asked: a pair or more of the kind, the next seat
             # holding two tiles that chow it where chows are allowed, or the kind among its waits.
@@ -645,6 +820,7 @@ class Deal:
 
     def _take_discard(self, seat: int, discarder: int, tid: int, answer: Action) -> None:
         kind = self.kinds[tid]
+        self.interrupted = True
         self.rivers[discarder].remove(tid)
         if answer.do == "chow":
             own = [self._ids_of(seat, k, 1)[0] for k in answer.tiles]
@@ -670,12 +846,14 @@ class Deal:
     # ------------------------------------------------------------------ kongs
 
     def _kong_paid(self, kong: str, seat: int, from_seat: int | None) -> None:
-        pays = kong_payments(self.settlement, kong, seat, from_seat, self.won)
+        pays = kong_payments(self.settlement, kong, seat, from_seat, self.out, self.dealer, self.wall_left())
+        self._last_kong = pays
         self.kong_paid.extend(pays)
         self._pay(pays)
 
     def _own_kong(self, seat: int, kind: int) -> None:
         self._turn_decision = None
+        self.interrupted = True
         if self.counts[seat][kind] == 4:
             ids = self._ids_of(seat, kind, 4)
             for t in ids:
@@ -695,7 +873,7 @@ class Deal:
             decisions: dict[int, Decision] = {}
             results: dict[int, _Win] = {}
             for other in self.order_after(seat):
-                if self.won[other] or (self.holds_missing(other) and "win" in self.blocks):
+                if self.out[other] or (self.holds_missing(other) and "win" in self.blocks):
                     continue
                 res = self._try_win(other, kind, self_drawn=False, robbing=True)
                 if res is not None:
@@ -755,8 +933,9 @@ class Deal:
         for s in range(self.n):
             ready, value, _ = self.ready_value(s)
             income = sum(p.amount for p in self.kong_paid if p.payee == s)
-            out.append(PlayerFacts(s, self.won[s], not self.won[s], ready,
-                                   self.missing[s] is not None and self.holds_missing(s), value, income))
+            out.append(PlayerFacts(s, self.won[s], not self.out[s], ready,
+                                   self.missing[s] is not None and self.holds_missing(s), value, income,
+                                   dealer=s == self.dealer))
         return out
 
     # ------------------------------------------------------------------ output
@@ -797,6 +976,7 @@ class Deal:
             "discards": [list(r) for r in self.rivers],
             "missing_suit": list(self.missing),
             "won": list(self.won),
+            **({"aside": [list(a) for a in self.aside]} if self.stay else {}),
             "pending": [{"seat": d.seat, "kind": d.kind, "options": [o.to_json() for o in d.options]}
                         for d in self.pending()],
             "end": self.end,

@@ -27,6 +27,8 @@ class Payment:
 class _Names:
     """The names an expression reads (``c.total``, ``c.player``...)."""
 
+    payer: Any
+
     def __init__(self, **values: Any) -> None:
         self.__dict__.update(values)
 
@@ -42,6 +44,13 @@ class PlayerFacts:
     pig: bool
     ready_value: int
     kong_income: int
+    dealer: bool = False
+    discarder: bool = False
+
+
+def player(seat: int, won: Sequence[bool], dealer: int, discarder: int | None = None) -> PlayerFacts:
+    """A PLAYER object for win and kong payments (``payer``, ``winner``, ``declarer``)."""
+    return PlayerFacts(seat, won[seat], not won[seat], False, False, 0, 0, seat == dealer, seat == discarder)
 
 
 def payers(selector: str, seat: int, from_seat: int | None, won: Sequence[bool]) -> list[int]:
@@ -56,6 +65,8 @@ def payers(selector: str, seat: int, from_seat: int | None, won: Sequence[bool])
         return [s for s in others if not won[s]]
     if selector == "other_opponents":
         return [s for s in others if s != from_seat]
+    if selector == "other_active_opponents":
+        return [s for s in others if s != from_seat and not won[s]]
     raise ValueError(f"unknown payer selector {selector!r}")
 
 
@@ -64,34 +75,48 @@ def base_amount(settlement: Settlement, total: int) -> int:
 
 
 def win_payments(settlement: Settlement, seat: int, from_seat: int | None, total: int, flags: dict[str, bool],
-                 winners: int, won: Sequence[bool]) -> list[Payment]:
-    """What the players pay ``seat`` for a win worth ``total`` (``won``: who had won before)."""
+                 winners: int, won: Sequence[bool], events: dict[str, Any] | None = None,
+                 dealer: int = 0) -> list[Payment]:
+    """What the players pay ``seat`` for a win worth ``total`` (``won``: who had won before;
+    ``events``: the events of the deal it was scored with). Each rule's ``when`` and
+    ``amount`` are read once for each payer its ``from`` names."""
     base = base_amount(settlement, total)
+    events = events or {}
     names = _Names(total=total, base=base, winners=winners, self_drawn=flags.get("self_drawn", False),
                    robbing_kong=flags.get("robbing_kong", False),
                    kong_replacement=flags.get("kong_replacement", False),
-                   last_wall_tile=flags.get("last_wall_tile", False))
+                   last_wall_tile=flags.get("last_wall_tile", False),
+                   first_turn=bool(events.get("first_turn")), first_go_around=bool(events.get("first_go_around")),
+                   dealer_first_discard=bool(events.get("dealer_first_discard")),
+                   tiles_left=int(events.get("tiles_left", 0)), dealer_repeats=int(events.get("dealer_repeats", 0)),
+                   winner=player(seat, won, dealer, from_seat))
     out: list[Payment] = []
     for rule in settlement.win:
-        if rule.when is not None and not rule.when.fn(names):
-            continue
-        amount = int(rule.amount.fn(names))
-        if amount > 0:
-            out.extend(Payment(p, seat, amount, rule.reason) for p in payers(rule.payer, seat, from_seat, won))
+        for p in payers(rule.payer, seat, from_seat, won):
+            names.payer = player(p, won, dealer, from_seat)
+            if rule.when is not None and not rule.when.fn(names):
+                continue
+            amount = int(rule.amount.fn(names))
+            if amount > 0:
+                out.append(Payment(p, seat, amount, rule.reason))
     return out
 
 
 def kong_payments(settlement: Settlement, kong: str, seat: int, from_seat: int | None,
-                  won: Sequence[bool]) -> list[Payment]:
+                  won: Sequence[bool], dealer: int = 0, tiles_left: int = 0) -> list[Payment]:
     """What a kong of type ``kong`` (exposed, added, concealed) collects at once."""
     out: list[Payment] = []
-    names = _Names()
+    names = _Names(declarer=player(seat, won, dealer, from_seat), tiles_left=tiles_left)
     for rule in settlement.kongs:
         if rule.kong != kong:
             continue
-        amount = int(rule.amount.fn(names))
-        if amount > 0:
-            out.extend(Payment(p, seat, amount, rule.reason) for p in payers(rule.payer, seat, from_seat, won))
+        for p in payers(rule.payer, seat, from_seat, won):
+            names.payer = player(p, won, dealer, from_seat)
+            if rule.when is not None and not rule.when.fn(names):
+                continue
+            amount = int(rule.amount.fn(names))
+            if amount > 0:
+                out.append(Payment(p, seat, amount, rule.reason))
     return out
 
 

@@ -66,8 +66,13 @@ def load_scenario(obj: Any, players: list[str] | None = None) -> tuple[Deal, lis
     if not isinstance(name, str):
         shipped = ", ".join(shipped_variants())
         raise ScenarioError(f"'variant' is required: a shipped variant name ({shipped}) or a path")
+    options = obj.get("options", {})
+    if not isinstance(options, dict) or not all(isinstance(k, str) and isinstance(v, str)
+                                                    for k, v in options.items()):
+        raise ScenarioError(f"'options' is {quoted(options)}: expected an object naming a choice for some of the "
+                            "variant's options, e.g. {\"base_table\": \"half_spicy\"}")
     try:
-        variant = load_variant(name)
+        variant = load_variant(name, options)
     except VariantError as exc:
         raise ScenarioError("; ".join(str(p) for p in exc.problems)) from None
     n = variant.table.players

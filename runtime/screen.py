@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import sys
 import time
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
-from cardavia.compiler.model.tiles import CODES
+from cardavia.compiler.errors import shorten, visible
+from cardavia.compiler.model.tiles import CODES, KINDS
 from rich.console import Console
 from rich.text import Text
 
@@ -40,6 +42,10 @@ GLYPHS = ("".join(chr(0x1F007 + i) for i in range(9)) + "".join(chr(0x1F019 + i)
           + "".join(chr(0x1F010 + i) for i in range(9)) + "\U0001F000\U0001F001\U0001F002\U0001F003"
           + "\U0001F006\U0001F005\U0001F004" + "\U0001F022\U0001F023\U0001F025\U0001F024"
           + "\U0001F026\U0001F027\U0001F028\U0001F029")
+
+#: A tile code standing alone in a sentence ("discards 5p.", "1z-4z winds"), not part of
+#: a longer word or number ("[567p]", "seat 1 (S)", "wall 91").
+TILE_CODE = re.compile(r"(?<![0-9A-Za-z])(?:[1-9][mps]|[1-7]z|[1-8]f)(?![0-9A-Za-z])")
 
 
 class Quit(Exception):
@@ -91,7 +97,7 @@ class Screen:
         width = WIDTH
         if terminal:
             with contextlib.suppress(OSError, ValueError, AttributeError):
-                width = min(WIDTH, os.get_terminal_size(out.fileno()).columns)
+                width = min(WIDTH, os.get_terminal_size(out.fileno()).columns or WIDTH)  # 0: size unknown
         self.console = Console(file=out, width=width, color_system="standard" if self.color else None,
                                no_color=not self.color, force_terminal=self.color, highlight=False, markup=False,
                                emoji=False, soft_wrap=False, legacy_windows=False)
@@ -99,10 +105,30 @@ class Screen:
 
     # ------------------------------------------------------------ writing
 
-    def say(self, text: str | Text = "") -> None:
-        """One line (rich wraps it within the width)."""
-        self.console.print(text, overflow="fold")
+    @property
+    def width(self) -> int:
+        """The columns a line may take."""
+        return self.console.width
+
+    def say(self, text: str | Text = "", *, tiles: bool = True) -> None:
+        """One line (rich wraps it within the width). In a sentence (``str``) the tile codes
+        are shown as tiles (:meth:`text`); ``tiles=False`` keeps codes the player types."""
+        self.console.print(self.text(text, glyphs=tiles) if isinstance(text, str) else text, overflow="fold")
         self.out.flush()
+
+    def text(self, line: str, glyphs: bool = True) -> Text:
+        """A sentence with its tile codes shown as :meth:`tile` shows them: in their suit's
+        colour, and as Unicode tiles with ``--tiles unicode`` (``glyphs=False``: as codes)."""
+        if not self.color and not (glyphs and self.glyphs):
+            return Text(line)
+        out = Text()
+        end = 0
+        for match in TILE_CODE.finditer(line):
+            out.append(line[end:match.start()])
+            out.append_text(self.tile(KINDS[match.group()], glyph=glyphs))
+            end = match.end()
+        out.append(line[end:])
+        return out
 
     def columns(self, items: Sequence[str], indent: str) -> list[str]:
         """``items`` joined by middle dots into lines that fit the width, each item whole."""
@@ -124,11 +150,28 @@ class Screen:
         if self.pace:
             time.sleep(self.pace)
 
-    def tile(self, kind: int, style: str = "") -> Text:
-        """A tile as a code or a Unicode tile, in its suit's colour (plus ``style``)."""
+    def fill(self, line: str, piece: Text) -> Text:
+        """A sentence made with ``\\0`` in the place of ``piece`` (tiles already shown as tiles)."""
+        return piece.join(self.text(part) for part in line.split("\0"))
+
+    def tile(self, kind: int, style: str = "", glyph: bool = True) -> Text:
+        """A tile as a code or (``--tiles unicode`` and ``glyph``) a Unicode tile, in its
+        suit's colour (plus ``style``)."""
         suit = 4 if kind >= 34 else min(kind // 9, 3)
-        shown = GLYPHS[kind] if self.glyphs and kind < len(GLYPHS) else CODES[kind]
+        shown = GLYPHS[kind] if glyph and self.glyphs and kind < len(GLYPHS) else CODES[kind]
         return Text(shown, style=f"{SUIT_STYLES[suit]} {style}".strip() if self.color else "")
+
+    def meld(self, kinds: Sequence[int], concealed: bool) -> Text:
+        """A declared set: ``[567p]`` (``{5555p}`` concealed), or its Unicode tiles in the brackets."""
+        out = Text("{" if concealed else "[")
+        if self.glyphs:
+            out.append_text(self.tiles(kinds))
+        else:
+            suit = 4 if kinds[0] >= 34 else min(kinds[0] // 9, 3)
+            code = "".join(CODES[k][0] for k in kinds) + CODES[kinds[0]][1]
+            out.append(code, style=SUIT_STYLES[suit] if self.color else "")
+        out.append("}" if concealed else "]")
+        return out
 
     def tiles(self, kinds: Sequence[int], styles: dict[int, str] | None = None) -> Text:
         """Tiles side by side (``styles``: an extra style by position)."""
@@ -154,17 +197,19 @@ class Screen:
     # ------------------------------------------------------------ reading
 
     def ask(self, prompt: str, protect: bool = False) -> str:
-        """The answer to ``prompt`` (stripped); ``protect``: throw away typeahead first.
-        End of input, or q/quit/exit, raises :class:`Quit`."""
+        """The answer to ``prompt`` (stripped, control characters written out, a long one
+        cut); ``protect``: throw away typeahead first. End of input, or q/quit/exit, raises
+        :class:`Quit`."""
         if protect:
             self.flush(self.inp)
-        self.console.print(Text(prompt + " "), end="")
+        self.console.print(self.text(prompt + " "), end="")
         self.out.flush()
         line = self.inp.readline()
         if not line:
             self.say()
             raise Quit()
-        answer = line.strip()
+        # as text, of bounded length: an answer not understood is shown again as typed
+        answer = shorten(visible(line.strip()), 80)
         if answer.lower() in ("q", "quit", "exit"):
             raise Quit()
         return answer
@@ -172,8 +217,9 @@ class Screen:
 
 def number(answer: str) -> int | None:
     """A tile number typed in any script's decimal digits ("12", "١٢"), or None: other
-    characters that look like digits ("²") are no number."""
-    if answer.isdecimal():
+    characters that look like digits ("²") are no number, nor are more digits than any
+    question counts to (int() refuses 4,300 of them)."""
+    if answer.isdecimal() and len(answer) <= 6:
         return int(answer)
     return None
 

@@ -24,12 +24,12 @@ import signal
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
-from cardavia.compiler import load_variant
+from cardavia.compiler import EvaluationError, load_variant
 
 from .actions import Action, Decision
 from .bots import make_controller
@@ -58,15 +58,17 @@ class Setup:
     seed: int
     players: tuple[str, ...]
     duplicate: bool
+    options: tuple[tuple[str, str], ...] = ()  # the variant's options chosen, sorted by name
 
 
-_LOADED: dict[str, CompiledVariant] = {}  # variant name -> compiled variant, once per process
+#: (variant name, options chosen) -> compiled variant, once per process.
+_LOADED: dict[tuple[str, tuple[tuple[str, str], ...]], CompiledVariant] = {}
 
 
-def _variant(name: str) -> CompiledVariant:
-    v = _LOADED.get(name)
+def _variant(name: str, options: tuple[tuple[str, str], ...] = ()) -> CompiledVariant:
+    v = _LOADED.get((name, options))
     if v is None:
-        v = _LOADED[name] = load_variant(name)
+        v = _LOADED[name, options] = load_variant(name, dict(options))
     return v
 
 
@@ -117,7 +119,7 @@ class _Timed:
 def play_one(setup: Setup, index: int) -> dict[str, Any]:
     """Play deal ``index`` and summarise it (kept small: it crosses process boundaries);
     ``times`` holds each kind's decision times as a histogram (:func:`time_bucket`)."""
-    variant = _variant(setup.variant)
+    variant = _variant(setup.variant, setup.options)
     n = variant.table.players
     if setup.duplicate:
         wall_index, rotation = divmod(index, n)
@@ -141,7 +143,26 @@ def play_one(setup: Setup, index: int) -> dict[str, Any]:
         "violations": len(problems),
         "problems": problems[:3],
         "times": times,
+        # What the balance report reads beyond the summary: each win's total, the seat it was
+        # won from (None: self-drawn) and the points of each of its patterns (as in "wins");
+        # the dealer; the discards made; per seat, the complete hands refused for the minimum.
+        "totals": [w.result.total for w in deal.wins],
+        "froms": [w.from_seat for w in deal.wins],
+        "fan_points": [[f.value * f.count for f in w.result.fans] for w in deal.wins],
+        "dealer": dealer,
+        "turns": sum(1 for e in deal.events if e["type"] == "discard"),
+        "refused": list(deal.refused),
     }
+
+
+def play_chunk(setup: Setup, first: int, stop: int) -> list[dict[str, Any]]:
+    """Deals ``first`` to ``stop - 1``: the unit of work of a worker process or a cluster
+    task. A variant expression that fails on a deal is a :class:`SimulationError` naming
+    the deals and the expression (named here, where its traceback says where it is)."""
+    try:
+        return [play_one(setup, i) for i in range(first, stop)]
+    except EvaluationError as exc:
+        raise SimulationError(f"deals {first}-{stop - 1}: {exc}") from None
 
 
 @dataclass(slots=True)
@@ -156,9 +177,12 @@ class Summary:
     by_kind: dict[str, dict[str, Any]] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
     progress: Callable[[int], None] | None = None  # told the number of deals summed, after each
+    listener: Callable[[dict[str, Any]], None] | None = None  # told each deal's record, in order
 
     def add(self, one: dict[str, Any]) -> None:
         self.deals += 1
+        if self.listener is not None:
+            self.listener(one)
         if self.progress is not None:
             self.progress(self.deals)
         self.ends[one["end"]] = self.ends.get(one["end"], 0) + 1
@@ -223,27 +247,48 @@ class _Interrupt:
             signal.signal(signal.SIGINT, self._previous)
 
 
+def chunk_size(total: int, workers: int) -> int:
+    """Deals per chunk: about four chunks per worker, at most 50 deals (a second or so)."""
+    return max(1, min(50, total // (workers * 4) or 1))
+
+
 def _plan(total: int, workers: int) -> tuple[int, int]:
     """(worker processes, deals per chunk) for ``total`` deals and the ``workers`` asked:
     never more processes than CPUs or chunks."""
     workers = max(1, min(workers, usable_cpus(), total))
-    size = max(1, min(50, total // (workers * 4) or 1))
+    size = chunk_size(total, workers)
     chunks = -(-total // size)
     return max(1, min(workers, chunks)), size
 
 
+#: Where deals are played: processes on this machine, or tasks on a Ray cluster.
+BACKENDS = ("local", "ray")
+
+
 def simulate(variant: str, deals: int, seed: int = 0, players: Sequence[str] | None = None,
              duplicate: bool = False, workers: int = 1,
-             progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+             progress: Callable[[int], None] | None = None,
+             options: Mapping[str, str] | None = None, *, backend: str = "local", address: str | None = None,
+             listener: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
     """Play ``deals`` deals (one per seat of each with ``duplicate``) and return the contract's
     summary object; ``progress`` is told how many deals are done, after each. ``workers`` is
     capped by the CPUs and the work; the object's ``workers`` says how many ran. Interrupted
-    by SIGINT, the summary of the deals done in order, with ``"interrupted": true``."""
+    by SIGINT, the summary of the deals done in order, with ``"interrupted": true``.
+
+    ``options`` picks the variant's options; ``listener`` is told each deal's record (see
+    :func:`play_one`) in deal order. ``backend="ray"`` plays the chunks as tasks on a Ray
+    cluster (:mod:`runtime.cluster`): at ``address``, or a local instance of ``workers`` CPUs;
+    the results are the same."""
     if deals < 0:
         raise ValueError("--deals must be 0 or more")
     if workers < 1:
         raise ValueError("--workers must be at least 1")
-    v = load_variant(variant)
+    if backend not in BACKENDS:
+        raise ValueError(f"--backend: expected one of {', '.join(BACKENDS)}")
+    if address is not None and backend != "ray":
+        raise ValueError("--address names a Ray cluster: it needs --backend ray")
+    chosen = tuple(sorted((options or {}).items()))
+    v = load_variant(variant, dict(chosen))
     n = v.table.players
     given = players is not None
     kinds = tuple(players) if players is not None else (DEFAULT_KIND,) * n
@@ -251,20 +296,29 @@ def simulate(variant: str, deals: int, seed: int = 0, players: Sequence[str] | N
         make_controller(k, 0)  # raises ValueError on an unknown kind
     if len(kinds) != n:
         raise ValueError(f"--players names {n} kinds, one per seat; got {len(kinds)}")
-    setup = Setup(variant, seed, kinds, duplicate)
-    _LOADED.setdefault(variant, v)  # worker processes inherit it
+    setup = Setup(variant, seed, kinds, duplicate, chosen)
+    _LOADED.setdefault((variant, chosen), v)  # worker processes inherit it
     total = deals * n if duplicate else deals
-    workers, size = _plan(total, workers)
-    summary = Summary(wins_by_seat=[0] * n, points_by_seat=[0] * n, progress=progress)
+    summary = Summary(wins_by_seat=[0] * n, points_by_seat=[0] * n, progress=progress, listener=listener)
     start = time.perf_counter()
     with _Interrupt() as interrupt:
-        if workers == 1:
-            for i in range(total):
-                if interrupt.requested:
-                    break
-                summary.add(play_one(setup, i))
+        if backend == "ray":
+            from .cluster import play_on_ray
+
+            workers = play_on_ray(setup, total, workers, address, summary, interrupt)
         else:
-            _Pool(setup, workers, size, total, summary, interrupt).run()
+            workers, size = _plan(total, workers)
+            if workers == 1:
+                for i in range(total):
+                    if interrupt.requested:
+                        break
+                    try:
+                        one = play_one(setup, i)
+                    except EvaluationError as exc:  # the variant's fault, named with its place
+                        raise SimulationError(f"deal {i}: {exc}") from None
+                    summary.add(one)
+            else:
+                _Pool(setup, workers, size, total, summary, interrupt).run()
     elapsed = time.perf_counter() - start
     out: dict[str, Any] = {
         "variant": v.id,
@@ -292,6 +346,8 @@ def simulate(variant: str, deals: int, seed: int = 0, players: Sequence[str] | N
                                    "p99": round(quantile_ms(k["times"], 0.99), 3)}}
             for kind, k in summary.by_kind.items()
         }
+    if backend != "local":
+        out["backend"] = backend
     if interrupt.requested:
         out["interrupted"] = True
     return out
@@ -301,7 +357,7 @@ def simulate(variant: str, deals: int, seed: int = 0, players: Sequence[str] | N
 
 def _worker(conn: Any, setup: Setup, others: list[Any]) -> None:
     """A worker process: play each chunk (start, stop) it is sent and send back
-    ("done", start, results), or ("failed", start, reason); stop at None or when the parent
+    ("done", start, results), or ("failed", start, message); stop at None or when the parent
     is gone. SIGINT is the parent's to handle: here it is ignored (no traceback per worker)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
@@ -314,9 +370,13 @@ def _worker(conn: Any, setup: Setup, others: list[Any]) -> None:
                 return
             first, stop = task
             try:
-                results = [play_one(setup, i) for i in range(first, stop)]
+                results = play_chunk(setup, first, stop)
+            except SimulationError as exc:  # a variant expression failed: the message names it
+                conn.send(("failed", first, str(exc)))
+                continue
             except Exception as exc:  # reported by the parent, which stops the run
-                conn.send(("failed", first, f"{type(exc).__name__}: {exc}"))
+                conn.send(("failed", first, f"a worker process failed playing deals {first}-{stop - 1}: "
+                                            f"{type(exc).__name__}: {exc}"))
                 continue
             conn.send(("done", first, results))
     except (EOFError, OSError):  # the parent is gone
@@ -438,8 +498,7 @@ class _Pool:
                     self._lose(worker)
                     continue
                 if status == "failed":
-                    last = min(first + self.size, self.total) - 1
-                    raise SimulationError(f"a worker process failed playing deals {first}-{last}: {payload}")
+                    raise SimulationError(payload)
                 done[first // self.size] = payload
                 worker.chunk = None
             while summed in done:

@@ -116,10 +116,14 @@ class Words:
         return variant_text(self.t, self.unit, VALIDITY_REASON, reason)
 
     def worth(self, value: WinValue) -> str:
-        """A win's value in a few words: "4 faan", or "1 faan, not enough to win"."""
+        """A win's value in a few words: "4 faan", "1 faan, below the minimum", "5 points,
+        below the minimum (3 points toward it)" where some points do not count toward it."""
         if value.valid:
             return self.amount(value.total)
         if value.below_minimum:
+            if value.counted != value.total:  # bonus points (flowers) that do not count toward it
+                return self.t.pgettext("game", "{worth}, below the minimum ({counted} toward it)",
+                                       worth=self.amount(value.total), counted=self.amount(value.counted))
             return self.t.pgettext("game", "{worth}, below the minimum", worth=self.amount(value.total))
         return self.t.pgettext("game", "no valid win")
 

@@ -17,7 +17,7 @@ not understood is asked again. Ctrl-C or q shows the running totals and stops.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from cardavia.compiler import load_variant
@@ -68,12 +68,14 @@ class Game:
             tiles.append(drawn)
         return tiles
 
-    def sets(self, deal: Deal, seat: int) -> str:
-        parts = []
-        for m in deal.melds[seat]:
-            text = "".join(deal.codes[t][0] for t in m.ids) + deal.codes[m.ids[0]][1]
-            parts.append("{" + text + "}" if m.concealed else "[" + text + "]")
-        return " ".join(parts)
+    def sets(self, deal: Deal, seat: int) -> Text:
+        """A seat's declared sets: ``[567p] {5555z}`` (or their Unicode tiles)."""
+        return Text(" ").join(self.screen.meld([deal.kinds[t] for t in m.ids], m.concealed)
+                              for m in deal.melds[seat])
+
+    def with_sets(self, deal: Deal, seat: int) -> Text:
+        """"sets [567p] ..." in the player's language."""
+        return self.screen.fill(self.t.pgettext("game", "sets {sets}", sets="\0"), self.sets(deal, seat))
 
     def waits_now(self, deal: Deal) -> tuple[Any, ...]:
         """Your waits while your hand is one tile short (before a draw, the hand without it)."""
@@ -114,19 +116,21 @@ class Game:
         extra = Text()
         t = self.t
         if deal.melds[HUMAN]:
-            extra.append(t.pgettext("game", "sets {sets}", sets=self.sets(deal, HUMAN)))
+            extra.append_text(self.with_sets(deal, HUMAN))
         if self.words.flowers and deal.flowers[HUMAN]:
             if extra:
                 extra.append(screen.dot)
             extra.append(t.pgettext("game", "flowers") + " ")
             extra.append_text(screen.tiles([deal.kinds[f] for f in deal.flowers[HUMAN]]))
         marker = self.ready_marker(deal)
-        if marker is not None:
-            if extra:
-                extra.append(screen.dot)
+        if marker is not None and extra and extra.cell_len + len(screen.dot) + marker.cell_len <= screen.width:
+            extra.append(screen.dot)
             extra.append_text(marker)
+            marker = None
         if extra:
             screen.say(extra)
+        if marker is not None:  # on a line of its own rather than wrapped
+            screen.say(marker)
 
     def board(self, deal: Deal, number: int) -> None:
         """The whole table: the deal, then each seat's sets, flowers and discards."""
@@ -140,7 +144,7 @@ class Game:
         head.append(t.pgettext("game", "dealer: {seat}", seat=words.seat(deal, deal.dealer)))
         head.append(t.pgettext("game", "wall {n}", n=deal.wall_left()))
         screen.say(Text(screen.dot.join(head), style="bold" if screen.color else ""))
-        last = deal.events[-1] if deal.events and deal.events[-1].get("type") == "discard" else None
+        last = next((e for e in reversed(deal.events) if e.get("type") == "discard"), None)  # the newest discard
         hidden = deal.phase == "missing_suit"  # the others' choices are shown once everyone has chosen
         for seat in [*range(1, deal.n), HUMAN]:
             line = Text(capital(words.seat(deal, seat)), style="bold" if screen.color else "")
@@ -152,7 +156,7 @@ class Game:
             if deal.missing[seat] and not (hidden and seat != HUMAN):
                 parts.append(Text(t.pgettext("game", "missing {suit}", suit=words.suit(deal.missing[seat]))))
             if deal.melds[seat]:
-                parts.append(Text(t.pgettext("game", "sets {sets}", sets=self.sets(deal, seat))))
+                parts.append(self.with_sets(deal, seat))
             if words.flowers and deal.flowers[seat]:
                 flowers = Text(t.pgettext("game", "flowers") + " ")
                 flowers.append_text(screen.tiles([deal.kinds[f] for f in deal.flowers[seat]]))
@@ -164,7 +168,8 @@ class Game:
             river = deal.rivers[seat]
             discards = Text("  " + t.pgettext("game", "discards") + ": ")
             if river:
-                styles = {len(river) - 1: NEWEST_DISCARD_STYLE} if last is not None and last["seat"] == seat else {}
+                styles = {len(river) - 1: NEWEST_DISCARD_STYLE} if last is not None and last["seat"] == seat \
+                    and last["id"] == river[-1] else {}  # (unless claimed)
                 discards.append_text(screen.tiles([deal.kinds[x] for x in river], styles))
             else:
                 discards.append("-")
@@ -283,6 +288,8 @@ class TerminalPlayer:
         return self.game.t
 
     def choose(self, deal: Deal, decision: Decision) -> Action:
+        if decision.kind == "exchange":
+            return self._exchange(deal, decision)
         if decision.kind == "missing_suit":
             return self._missing(deal, decision)
         if decision.kind == "turn":
@@ -314,6 +321,36 @@ class TerminalPlayer:
             if answer in ("n", "no"):
                 return False
             self.screen.say(t.pgettext("game", "Please answer y or n."))
+
+    # ------------------------------------------------------------ the exchange before play
+
+    def _exchange(self, deal: Deal, decision: Decision) -> Action:
+        """The tiles to pass on, typed as codes; Enter takes the computer players' choice."""
+        from cardavia.compiler.model.tiles import TileError, parse_tiles
+
+        from .exchange import baseline
+
+        t = self.t
+        suggestion = baseline(deal.counts[HUMAN], decision)
+        n = len(suggestion.tiles)
+        shown = " ".join(CODES[k] for k in suggestion.tiles)
+        self.game.your_hand(deal)
+        while True:
+            answer = self.screen.ask(t.pgettext("game", "Pass on {n} tiles (codes, e.g. {tiles}); Enter = {tiles}:",
+                                                n=n, tiles=shown))
+            if not answer:
+                return suggestion
+            if self._common(deal, decision, answer):
+                continue
+            try:
+                kinds = tuple(sorted(parse_tiles(answer)))
+            except TileError:
+                kinds = ()
+            chosen = next((o for o in decision.options if o.tiles == kinds), None)
+            if chosen is not None:
+                return chosen
+            self.screen.say(t.pgettext("game", "'{answer}' cannot be passed on: give {n} tiles you hold, of one suit "
+                                               "where the rules say so.", answer=answer, n=n))
 
     # ------------------------------------------------------------ the missing suit
 
@@ -348,7 +385,10 @@ class TerminalPlayer:
         head = [t.pgettext("game", "Your turn"), t.pgettext("game", "wall {n}", n=deal.wall_left())]
         if drawn is not None:
             head.append(t.pgettext("game", "you drew {tile}", tile=deal.codes[drawn]))
-        screen.say(Text(screen.dot.join(head), style="bold" if screen.color else ""))
+        line = screen.text(screen.dot.join(head))
+        if screen.color:
+            line.stylize("bold")
+        screen.say(line)
         game.your_hand(deal)
         if drawn is not None and not can_win:
             self._refused_draw(deal, decision)
@@ -423,7 +463,8 @@ class TerminalPlayer:
         match = [o for o in kongs if o.tile is not None and (not code or CODES[o.tile] == code)]
         if len(match) != 1:
             self.screen.say(t.pgettext("game", "Say which kong: {choices}.",
-                                       choices=", ".join("k " + CODES[o.tile] for o in kongs if o.tile is not None)))
+                                       choices=", ".join("k " + CODES[o.tile] for o in kongs if o.tile is not None)),
+                            tiles=False)  # what the player types
             return None
         kong = match[0]
         assert kong.tile is not None
@@ -587,7 +628,7 @@ def summary(game: Game, deal: Deal, totals: list[int]) -> None:
             flowers = Text("  " + t.pgettext("game", "flowers") + " ")
             flowers.append_text(screen.tiles([deal.kinds[f] for f in deal.flowers[w.seat]]))
             screen.say(flowers)
-    if not deal.wins:
+    if not deal.wins and deal.end != "exhausted":  # an exhausted wall's ending already says nobody won
         screen.say(t.pgettext("game", "Nobody won."))
     screen.say(t.pgettext("game", "Every hand:"))
     facts = deal.player_facts() if deal.end == "exhausted" else None
@@ -595,12 +636,16 @@ def summary(game: Game, deal: Deal, totals: list[int]) -> None:
         line = Text("  " + capital(words.seat(deal, seat)) + ": ")
         line.append_text(screen.tiles(sorted(deal.kinds[x] for x in deal.hands[seat])))
         if deal.melds[seat]:
-            line.append(" " + game.sets(deal, seat))
+            line.append(" ")
+            line.append_text(game.sets(deal, seat))
         screen.say(line)
         if facts is not None and facts[seat].ready:
             _, _, waits = deal.ready_value(seat)
-            screen.say("    " + t.pgettext("game", "ready, waiting on {tiles}: worth {worth}", tiles=words.tiles(waits),
-                                           worth=facts[seat].ready_value))
+            best = max((w.discard.total for w in game.analyst.waits(View.of_seat(deal, seat))
+                        if w.tile in waits and w.discard.valid), default=0)
+            screen.say("    " + t.pgettext("game", "ready, waiting on {tiles}: best win {worth}, which pays {amount}",
+                                           tiles=words.tiles(waits), worth=words.amount(best),
+                                           amount=facts[seat].ready_value))
     if deal.payments:
         screen.say(t.pgettext("game", "Payments:"))
         for p in deal.payments:
@@ -615,10 +660,12 @@ def summary(game: Game, deal: Deal, totals: list[int]) -> None:
 
 def play_session(variant_name: str, seed: int | None, inp: TextIO, out: TextIO, *, lang: str = "en",
                  color: bool | None = None, tiles: str = "text", pace: float = 0.0,
-                 flush: Callable[[TextIO], None] = _discard_typeahead, players: Sequence[str] | None = None) -> int:
-    """Deals until the player quits; returns the exit status (130 after Ctrl-C). ``players``:
-    the controller kinds of the other seats, in seat order (default the AI, ``ai``)."""
-    variant = load_variant(variant_name)
+                 flush: Callable[[TextIO], None] = _discard_typeahead,
+                 options: Mapping[str, str] | None = None, players: Sequence[str] | None = None) -> int:
+    """Deals until the player quits; returns the exit status (130 after Ctrl-C). ``options``:
+    the choices made among the variant's options; ``players``: the controller kinds of the
+    other seats, in seat order (default the AI, ``ai``)."""
+    variant = load_variant(variant_name, options)
     screen = Screen(inp, out, color=color, tiles=tiles, pace=pace, flush=flush)
     words = Words(variant, lang)
     game = Game(variant, screen, words)
@@ -634,6 +681,7 @@ def play_session(variant_name: str, seed: int | None, inp: TextIO, out: TextIO, 
     totals = [0] * n
     number = 0
     deal: Deal | None = None
+    told = False  # the running totals are the last thing shown (the end of a deal)
     status = 0
     try:
         while True:
@@ -651,12 +699,14 @@ def play_session(variant_name: str, seed: int | None, inp: TextIO, out: TextIO, 
             totals = [a + b for a, b in zip(totals, deal.deltas())]
             summary(game, deal, totals)
             deal = None
+            told = True
             while True:
                 answer = screen.ask(t.pgettext("game", "Enter = next deal, q = quit:")).lower()
                 if answer in ("", "n", "next"):
                     break
                 screen.say(t.pgettext("game", "'{answer}' is not understood: Enter for the next deal, q to quit.",
                                       answer=answer))
+            told = False
             number += 1
     except Quit:
         pass
@@ -666,6 +716,7 @@ def play_session(variant_name: str, seed: int | None, inp: TextIO, out: TextIO, 
         status = 130
     if deal is not None and not deal.over:
         screen.say(t.pgettext("game", "The deal in progress is not counted."))
-    screen.say(words.totals(totals))
+    if not told:
+        screen.say(words.totals(totals))
     screen.say(t.pgettext("game", "Thanks for playing."))
     return status

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from cardavia.compiler.variant import CompiledVariant
 
 #: The events that a seat takes part in (``seat``); ``pay`` and ``end`` name none.
-_SEATED = frozenset({"deal", "draw", "flower", "discard", "chow", "pung", "kong", "win", "missing_suit"})
+_SEATED = frozenset({"deal", "draw", "flower", "discard", "chow", "pung", "kong", "win", "missing_suit", "exchange"})
 
 
 def _shape_ok(kind: str, kinds: list[int]) -> bool:
@@ -35,8 +35,9 @@ def _shape_ok(kind: str, kinds: list[int]) -> bool:
 
 
 def validate(variant: CompiledVariant, wall: Sequence[int], dealer: int, events: Sequence[dict[str, Any]],
-             deltas: Sequence[int] | None = None) -> list[str]:
-    """Violations found replaying ``events`` of a deal dealt from ``wall`` (physical ids)."""
+             deltas: Sequence[int] | None = None, repeats: int = 0) -> list[str]:
+    """Violations found replaying ``events`` of a deal dealt from ``wall`` (physical ids);
+    ``repeats``: how many deals in a row the dealer had kept the deal."""
     kinds = variant.tiles.kinds
     n = variant.table.players
     dealt = variant.table.other_tiles  # a hand between turns, a declared set counted three
@@ -53,6 +54,19 @@ def validate(variant: CompiledVariant, wall: Sequence[int], dealer: int, events:
     won = [False] * n
     missing: list[str | None] = [None] * n
     ended = False
+    # The events of the deal a win is scored with, followed here on their own: a claim or
+    # a kong ends the first turns; each seat's discards.
+    interrupted = False
+    discards = [0] * n
+    # after_win: stay (Blood River): winners stay in, their winning tiles laid aside, their
+    # hands locked (no claim but a win).
+    stay = variant.play.after_win == "stay"
+    aside: list[list[int]] = [[] for _ in range(n)]
+    # play.exchange: every seat passes its tiles once, all to the seat the direction names;
+    # a tile received in the exchange cannot be passed on in it.
+    exchange = variant.play.exchange
+    passed: set[int] = set()
+    received: set[int] = set()
 
     def fail(i: int, msg: str) -> None:
         problems.append(f"event {i} ({events[i].get('type')}): {msg}")
@@ -97,7 +111,7 @@ def validate(variant: CompiledVariant, wall: Sequence[int], dealer: int, events:
                 if front >= back or wall[front] != tid:
                     fail(i, f"tile {tid} is not the next tile from the front")
                 front += 1
-            if won[seat]:
+            if won[seat] and not stay:
                 fail(i, f"seat {seat} has won and cannot draw")
             hands[seat].append(tid)
         elif t == "flower":
@@ -116,9 +130,13 @@ def validate(variant: CompiledVariant, wall: Sequence[int], dealer: int, events:
                 fail(i, f"seat {seat} discards holding {len(hands[seat])} tiles with {len(melds[seat])} sets")
             hands[seat].remove(tid)
             rivers[seat].append(tid)
+            discards[seat] += 1
             pending_discard = (seat, tid)
         elif t in ("chow", "pung") or (t == "kong" and ev.get("kong") == "exposed"):
+            interrupted = True
             src, claimed, ids = ev.get("from"), ev.get("claimed"), list(ev["ids"])
+            if won[seat]:
+                fail(i, f"seat {seat} has won: its hand is locked and claims nothing but a win")
             last = pending_discard
             if last is None or last != (src, claimed) or last[1] not in rivers[last[0]]:
                 fail(i, f"tile {claimed} is not the last discard of seat {src}")
@@ -138,6 +156,7 @@ def validate(variant: CompiledVariant, wall: Sequence[int], dealer: int, events:
             melds[seat].append((t, ids, False))
             pending_discard = None
         elif t == "kong":
+            interrupted = True
             ids = list(ev["ids"])
             if ev.get("kong") == "concealed":
                 if any(x not in hands[seat] for x in ids) or not _shape_ok("kong", [kinds[x] for x in ids]):
@@ -173,7 +192,13 @@ def validate(variant: CompiledVariant, wall: Sequence[int], dealer: int, events:
                         fail(i, f"tile {tid} is not where seat {src} left it")
                         continue
                     holder.remove(tid)
-                    hands[seat].append(tid)
+                    (aside[seat] if stay else hands[seat]).append(tid)
+            robbing = bool(ev.get("robbing_kong"))
+            on_discard = src is not None and not robbing
+            deal = {"first_turn": not interrupted and discards[seat] == 0,
+                    "first_go_around": not interrupted and sum(discards) - on_discard < n,
+                    "dealer_first_discard": not interrupted and on_discard and src == dealer and discards[dealer] == 1,
+                    "dealer": seat == dealer, "tiles_left": back - front, "dealer_repeats": repeats}
             counts = [0] * 34
             for x in concealed:
                 counts[kinds[x]] += 1
@@ -187,7 +212,7 @@ def validate(variant: CompiledVariant, wall: Sequence[int], dealer: int, events:
                             seat_wind=27 + (seat - dealer) % n, round_wind=variant.table.round_wind,
                             missing_suit=missing[seat], kong_replacement=bool(ev.get("kong_replacement")),
                             robbing_kong=bool(ev.get("robbing_kong")), last_wall_tile=bool(ev.get("last_wall_tile")),
-                            last_tile_of_kind=bool(ev.get("last_tile_of_kind")))
+                            last_tile_of_kind=bool(ev.get("last_tile_of_kind")), extra={"deal": deal})
                 try:
                     result = variant.scorer.score(hand)
                     if not result.valid or result.total != ev.get("total"):
@@ -195,13 +220,38 @@ def validate(variant: CompiledVariant, wall: Sequence[int], dealer: int, events:
                 except HandError as exc:
                     fail(i, f"seat {seat}'s winning hand cannot be scored: {exc}")
             won[seat] = True
+            if stay and src is None and tid in hands[seat]:
+                hands[seat].remove(tid)
+                aside[seat].append(tid)
         elif t == "missing_suit":
             missing[seat] = ev.get("suit")
+        elif t == "exchange":
+            from .exchange import direction_of, target
+
+            ids = list(ev.get("ids") or [])
+            if exchange is None or seat in passed:
+                fail(i, f"seat {seat} passes tiles on where the variant has no exchange, or twice")
+                continue
+            passed.add(seat)
+            to = target(seat, direction_of(exchange, wall), n)
+            suits = {kinds[x] // 9 if kinds[x] < 27 else 3 for x in ids if 0 <= x < len(kinds)}
+            if ev.get("to") != to:
+                fail(i, f"seat {seat}'s tiles go to seat {ev.get('to')}, not to seat {to}")
+            elif len(ids) != exchange["tiles"] or (exchange["same_suit"] and (len(suits) != 1 or 3 in suits)):
+                fail(i, f"seat {seat} passes {len(ids)} tiles of {len(suits)} suits: expected {exchange['tiles']}"
+                        + (" of one suit" if exchange["same_suit"] else ""))
+            elif any(x not in hands[seat] or x in received for x in ids):
+                fail(i, f"seat {seat} does not hold the tiles {ids} it passes on")
+            else:
+                for x in ids:
+                    hands[seat].remove(x)
+                    hands[to].append(x)
+                    received.add(x)
     if not ended:
         problems.append("the event log has no end")
     places = list(wall[front:back])
     for s in range(n):
-        places += hands[s] + rivers[s] + flowers[s] + [x for m in melds[s] for x in m[1]]
+        places += hands[s] + rivers[s] + flowers[s] + aside[s] + [x for m in melds[s] for x in m[1]]
     if sorted(places) != list(range(len(kinds))):
         problems.append(f"tiles not conserved: {len(places)} placed, {len(set(places))} distinct, "
                         f"{len(kinds)} expected")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
-from cardavia.compiler import load_variant
+from cardavia.compiler import load_variant, shipped_variants
 from cardavia.compiler.model.tiles import CODES, SUITS, parse_tiles
 from cardavia.runtime.actions import Action, Decision
 from cardavia.runtime.ai import LEVELS, AIPlayer
@@ -25,7 +25,8 @@ from cardavia.runtime.wall import shuffled_wall, wall_from_codes
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-VARIANTS = ("hk", "mcr", "sichuan")
+#: Every shipped variant, and Sichuan with its exchange of three tiles before play.
+VARIANTS = [(name, None) for name in shipped_variants()] + [("sichuan", {"exchange": "on"})]
 
 
 def table(variant: str, hands: dict[int, str], extra: str, draws: str = "") -> Deal:
@@ -76,13 +77,15 @@ class _Checked:
         return action
 
 
-@pytest.mark.parametrize("name", VARIANTS)
-@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.parametrize("name, options", VARIANTS)
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2 ** 32), kinds=st.permutations(["ai:easy", "ai", "ai:strong", "baseline"]))
-def test_every_level_plays_legal_moves_and_takes_its_wins(name: str, seed: int, kinds: Sequence[str]) -> None:
-    v = load_variant(name)
-    players = [_Checked(k, seed + s) for s, k in enumerate(kinds)]
-    deal = play_deal(Deal(v, shuffled_wall(v.tiles, seed), seed % 4), players)
+def test_every_level_plays_legal_moves_and_takes_its_wins(name: str, options: dict[str, str] | None, seed: int,
+                                                           kinds: Sequence[str]) -> None:
+    v = load_variant(name, options)
+    n = v.table.players
+    players = [_Checked(k, seed + s) for s, k in enumerate(kinds[:n])]
+    deal = play_deal(Deal(v, shuffled_wall(v.tiles, seed), seed % n), players)
     assert deal.over and sum(deal.deltas()) == 0
 
 

@@ -34,7 +34,8 @@ def test_every_listed_command_exists_and_its_help_says_what_it_does_now(capsys: 
                                   ["check", "xx"], ["play", "xx"]])
 def test_an_unknown_variant_names_the_known_ones(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(argv) in (1, 2)
-    assert "error: unknown variant 'xx' (known: hk, mcr, sichuan)\n" in capsys.readouterr().err
+    known = "hk, mcr, sichuan, sichuan-blood-river, sichuan-three"
+    assert f"error: unknown variant 'xx' (known: {known})\n" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("argv", [["score", "xx", "1m +1m", "--json"], ["score", "hk", "12x", "--json"],

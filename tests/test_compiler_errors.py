@@ -159,7 +159,7 @@ def test_schema_number_out_of_range() -> None:
     text = replace_line(shipped("hk"), "  dealer_tiles: 14", "  dealer_tiles: 99")
     p = only_problem(text)
     at(p, locate(text, "99"))
-    assert p.message == "table.dealer_tiles: expected a number <= 14, got 99"
+    assert p.message == "table.dealer_tiles: expected a number <= 17, got 99"
 
 
 def test_schema_pattern_with_when_and_count() -> None:

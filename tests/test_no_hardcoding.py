@@ -43,6 +43,10 @@ def shipped_words() -> tuple[set[str], set[str]]:
     patterns: set[str] = set()
     for path in sorted((ROOT / "variants").glob("*.yaml")):
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        if "extends" in data:  # an overlay: its patterns are those of the variant it makes
+            from cardavia.compiler import load_variant
+
+            data = load_variant(str(path)).data
         variants |= {path.stem.lower(), str(data["id"]).lower()}
         patterns |= {str(p["id"]).lower() for p in data["scoring"]["patterns"]}
     return variants, patterns

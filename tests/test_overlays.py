@@ -85,6 +85,17 @@ def test_an_inherited_problem_names_the_base_file(tmp_path: Path) -> None:
     assert (problem.file, problem.line) == (str(base), line) and "'totl'" in problem.message
 
 
+def test_the_same_overlay_in_two_folders_reads_its_own_base(tmp_path: Path) -> None:
+    text = (ROOT / "variants" / "hk.yaml").read_text(encoding="utf-8")
+    for folder, minimum in (("a", 3), ("b", 2)):
+        (tmp_path / folder).mkdir()
+        write(tmp_path / folder, "base.yaml", text.replace("  minimum: 3\n", f"  minimum: {minimum}\n", 1))
+        write(tmp_path / folder, "over.yaml", "extends: base.yaml\nid: over\n")
+    for _ in range(2):  # compiled, then from the cache
+        assert compile_file(tmp_path / "a" / "over.yaml").scoring.minimum == 3
+        assert compile_file(tmp_path / "b" / "over.yaml").scoring.minimum == 2
+
+
 def test_a_changed_base_is_compiled_again(tmp_path: Path) -> None:
     text = (ROOT / "variants" / "hk.yaml").read_text(encoding="utf-8")
     base = write(tmp_path, "base.yaml", text)
@@ -139,10 +150,12 @@ options:
 def test_options_apply_their_chosen_changes(tmp_path: Path) -> None:
     path = write(tmp_path, "house.yaml", OPTIONS)
     default = compile_file(path)
-    assert default.options == {"base": "full", "minimum": "three"}
+    # hk's own options come with it, at their defaults
+    assert default.options == {"base_table": "full_spicy", "discard_pays": "discarder", "base": "full",
+                               "minimum": "three"}
     assert default.settlement.base.text == "2 ** total" and default.scoring.minimum == 3
     half = compile_file(path, {"base": "half", "minimum": "one"})
-    assert half.options == {"base": "half", "minimum": "one"}
+    assert {k: half.options[k] for k in ("base", "minimum")} == {"base": "half", "minimum": "one"}
     assert half.settlement.base.text == "total + 1" and half.scoring.minimum == 1
     assert compile_file(path).settlement.base.text == "2 ** total"  # the cache keeps them apart
 
@@ -156,4 +169,28 @@ def test_an_unknown_option_or_choice_is_refused(tmp_path: Path) -> None:
         compile_file(path, {"base": "quarter"})
     assert "--option base=quarter: no such choice: expected one of full, half" in str(info.value)
     with pytest.raises(VariantError):
-        load_variant("hk", {"base": "half"})  # hk declares no options
+        load_variant("mcr", {"base": "half"})  # mcr declares no options
+
+
+def test_a_key_given_null_is_removed(tmp_path: Path) -> None:
+    path = write(tmp_path, "river.yaml", "extends: sichuan\nid: river\nplay:\n  after_win: stay\n  max_winners: ~\n")
+    river = compile_file(path)
+    assert river.play.after_win == "stay" and "max_winners" not in river.data["play"]
+    kept = write(tmp_path, "kept.yaml", "extends: sichuan\nid: kept\nplay:\n  after_win: stay\n")
+    with pytest.raises(VariantError) as info:
+        compile_file(kept)  # sichuan's max_winners: 3 means nothing when winners stay in
+    assert "expected no max_winners" in str(info.value) and "sichuan.yaml" in str(info.value)
+
+
+def test_an_overlay_keeps_its_translations(tmp_path: Path) -> None:
+    from cardavia.render.catalog import translator
+    from cardavia.render.pages import render_game
+
+    path = write(tmp_path, "hk-min1.yaml", "extends: hk\nid: hk_min1\nscoring:\n  minimum: 1\n")
+    mine, hk = compile_file(path), load_variant("hk")
+    for tag in ("de", "zh-Hant"):
+        page, base = render_game(mine, tag, "txt"), render_game(hk, tag, "txt")
+        t = translator(tag)
+        assert t.has("pattern name", "Half flush") and t.pgettext("pattern name", "Half flush") in page
+        assert base.splitlines()[0] == page.splitlines()[0]  # the title, translated alike
+    assert compile_file(path).name == hk.name

@@ -47,7 +47,7 @@ def test_a_whole_deal_through_the_terminal_fits_80_columns(variant: str) -> None
     assert player.finished == 1
     assert "'zz' is not understood" in text and "'99' is not understood" in text and "'\u00b2' is not" in text
     assert "End of the deal:" in text and "Every hand:" in text and "This deal:" in text
-    assert "Running totals:" in text and "Thanks for playing." in text
+    assert text.count("Running totals:") == 1 and "Thanks for playing." in text  # shown once, not again on q
     assert max(Text(line).cell_len for line in _lines(text)) <= 80
     deltas = re.search(r"This deal: (.*)\.", text).group(1)
     assert sum(int(n) for n in re.findall(r"([+-]\d+)", deltas)) == 0
@@ -77,6 +77,7 @@ def test_a_deal_in_every_language(lang: str) -> None:
     # Every placeholder filled (a concealed kong is shown in braces, as {5555z}).
     assert "{" not in re.sub(r"\{\d{4}[mpsz]\}", "", text)
     assert "Thanks for playing." not in text and "Running totals" not in text  # all translated
+    assert max(Text(line).cell_len for line in _lines(text)) <= 80  # wide characters counted as two columns
 
 
 def test_hints_show_the_waits_and_what_each_win_is_worth() -> None:
@@ -189,11 +190,17 @@ def test_ctrl_c_keeps_the_running_totals() -> None:
                 raise KeyboardInterrupt
             return super().readline(size)
 
-    assert play_session("mcr", 4, Interrupting(out, deals=9), out) == 130
+    player = Interrupting(out, deals=9)
+    assert play_session("mcr", 4, player, out, players=BASELINES) == 130
+    assert player.finished == 1  # a deal was played to its end, the second interrupted
     text = out.getvalue()
     assert "Interrupted." in text and "The deal in progress is not counted." in text and "Traceback" not in text
-    totals = re.findall(r"Running totals: (.*)\.", text.split("Interrupted.")[1])
-    assert totals and sum(int(n) for n in re.findall(r"([+-]\d+)", totals[0])) == 0
+    before, after = text.split("Interrupted.")
+    kept = re.findall(r"Running totals: (.*)\.", before)
+    totals = re.findall(r"Running totals: (.*)\.", after)
+    assert totals == kept  # the first deal's totals, shown again
+    numbers = [int(n) for n in re.findall(r"([+-]\d+)", totals[0])]
+    assert sum(numbers) == 0 and any(numbers)
 
 
 def test_sichuan_hides_the_other_missing_suits_until_yours_is_chosen() -> None:
@@ -248,3 +255,119 @@ def test_every_ai_level_and_the_baseline_can_sit_at_the_table() -> None:
     players = ["ai:easy", "ai:strong", "baseline"]
     assert play_session("sichuan", 11, Player(out, script=("",)), out, players=players) == 0
     assert "Thanks for playing." in out.getvalue()
+
+
+def _pty_game(args: list[str], env: dict[str, str]) -> bytes:
+    """What ``cardavia play`` writes to a terminal (a pseudo-terminal) when q is typed at once."""
+    master, slave = os.openpty()
+    try:
+        proc = subprocess.Popen([sys.executable, "-m", "cardavia", "play", *args], stdin=subprocess.PIPE,
+                                stdout=slave, stderr=subprocess.PIPE, cwd=ROOT, env=env)
+        os.close(slave)
+        proc.stdin.write(b"q\n")  # type: ignore[union-attr]
+        proc.stdin.close()  # type: ignore[union-attr]
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(master, 1 << 16)
+            except OSError:  # the game ended: the terminal is gone
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        assert proc.wait(60) == 0
+    finally:
+        os.close(master)
+    return b"".join(chunks)
+
+
+def test_colour_on_a_terminal_off_with_no_color_or_the_flag() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    env["PYTHONPATH"] = str(ROOT)
+    args = ["hk", "--seed", "1", "--pace", "0"]
+    coloured = _pty_game(args, env)
+    assert b"\x1b[" in coloured and b"Thanks for playing." in coloured
+    assert b"\x1b[" not in _pty_game(args, {**env, "NO_COLOR": "1"})
+    assert b"\x1b[" not in _pty_game([*args, "--no-color"], env)
+
+
+def test_colour_marks_suits_in_sentences_the_drawn_tile_and_the_newest_discard() -> None:
+    v = load_variant("hk")
+    deal = Deal(v, shuffled_wall(v.tiles, 3), 0)
+    out = io.StringIO()
+    screen = Screen(io.StringIO(), out, color=True)
+    game = Game(v, screen, Words(v))
+    screen.say("Seat 1 (S) discards 5p; 1z-4z winds; [567p] and wall 91 stay plain.")
+    line = out.getvalue().splitlines()[0]
+    assert "\x1b[34m5p\x1b[" in line and "\x1b[1m1z\x1b[" in line and "\x1b[1m4z\x1b[" in line  # dots blue, honors bold
+    assert "[567p]" in line and "wall 91" in line
+    game.your_hand(deal)  # the dealer's fourteenth tile, just drawn, shown reversed
+    assert out.getvalue().splitlines()[-2].endswith("\x1b[7;31m5m\x1b[0m")  # reversed, after the others
+    bot = BaselineBot(1)
+    decision = deal.pending()[0]
+    deal.act(0, bot.choose(deal, decision))
+    out.seek(0)
+    out.truncate()
+    game.board(deal, 1)
+    assert re.search("discards: \x1b\\[1;4;3\\dm[1-9][mpsz]\x1b\\[0m$", out.getvalue(), flags=re.M)  # bold underline
+    plain = io.StringIO()
+    Screen(io.StringIO(), plain).say("discards 5p")  # not a terminal: no colour
+    assert plain.getvalue() == "discards 5p\n"
+
+
+def test_unicode_tiles_where_the_output_can_show_them() -> None:
+    out = io.StringIO()
+    player = Player(out)
+    assert play_session("hk", 1, player, out, tiles="unicode") == 0 and player.finished == 1
+    text = out.getvalue()
+    assert "\U0001F019" in text or "\U0001F007" in text  # dots or characters as tiles
+    assert not re.search(r"discards [1-9][mps]\.", text)  # the moves too, not only the hand
+    assert max(Text(line).cell_len for line in _lines(text)) <= 80
+    raw = io.BytesIO()
+    ascii_out = io.TextIOWrapper(raw, encoding="ascii", write_through=True)
+    player = Player(io.StringIO(), script=("q",))
+    play_session("hk", 1, player, ascii_out, tiles="unicode")
+    shown = raw.getvalue().decode("ascii")
+    assert re.search(r"you drew [1-9][mpsz]", shown)  # codes where the output cannot show the tiles
+
+
+def test_the_others_moves_come_at_the_pace(monkeypatch: pytest.MonkeyPatch) -> None:
+    pauses: list[float] = []
+    monkeypatch.setattr("cardavia.runtime.screen.time.sleep", pauses.append)
+    out = io.StringIO()
+    play_session("hk", 1, Player(out), out, pace=0.25)
+    played = out.getvalue().split("End of the deal")[0]
+    moves = [line for line in _lines(played) if re.match(r"Seat \d \([SWN]\) [a-z]", line)]  # not the board's
+    assert pauses and set(pauses) == {0.25}
+    assert len(pauses) == len(moves)  # one pause after each of the others' moves
+    pauses.clear()
+    out = io.StringIO()
+    play_session("hk", 1, Player(out), out, pace=0)
+    assert pauses == []
+
+
+def test_a_value_below_the_minimum_says_what_counts_toward_it() -> None:
+    """MCR: flower points add to a win's total but not toward the 8-point minimum."""
+    from cardavia.compiler.model.hand import Meld
+    from cardavia.compiler.model.tiles import parse_tiles
+    from cardavia.runtime.analysis import View, analyst
+
+    v = load_variant("mcr")
+    words = Words(v)
+    melds = (Meld("pung", tuple(parse_tiles("666z"))), Meld("chow", tuple(parse_tiles("567s"))))
+    plain = analyst(v).waits(View(tuple(parse_tiles("567m22p66p")), melds))
+    flowers = analyst(v).waits(View(tuple(parse_tiles("567m22p66p")), melds, tuple(parse_tiles("5f6f"))))
+    assert [words.worth(w.discard) for w in plain] == ["3 points, below the minimum"] * 2
+    assert [words.worth(w.discard) for w in flowers] == ["5 points, below the minimum (3 points toward it)"] * 2
+
+
+def test_the_end_of_a_sichuan_deal_shows_the_ready_hands_behind_the_ready_check() -> None:
+    out = io.StringIO()
+    play_session("sichuan", 1, Player(out, script=("",)), out, players=BASELINES)
+    end = out.getvalue().split("End of the deal: ")[1]
+    assert end.startswith("the wall is exhausted.")
+    ready = re.findall(r"^  Seat (\d): (.*)\n    ready, waiting on ([1-9s ]+): best win (\d+) fan, which pays (\d+)$",
+                       end, flags=re.M)
+    assert ready  # each ready hand face up, its waits, its best win and what the ready check pays for it
+    for seat, _hand, _waits, _fan, pays in ready:
+        assert re.search(rf"^  You pay seat {seat} {pays} \(Ready check\)\.$", end, flags=re.M)

@@ -9,7 +9,7 @@ import re
 import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
-from cardavia.compiler.registry import load_variant, shipped_variants
+from cardavia.compiler.registry import each_choice, load_variant, shipped_variants
 
 from cardavia.render.catalog import (
     PATTERN_NAME,
@@ -43,8 +43,8 @@ def test_the_template_is_current() -> None:
 
 
 def test_the_template_holds_the_variant_messages(template: Catalog) -> None:
-    for name in shipped_variants():
-        for m in variant_messages(load_variant(name)):
+    for variant in (v for name in shipped_variants() for v in each_choice(name)):
+        for m in variant_messages(variant):
             assert template.get(m.msgid, context=m.context) is not None, m.where
 
 
@@ -59,9 +59,9 @@ def test_every_message_is_translated(template: Catalog, lang) -> None:
 
 @pytest.mark.parametrize("lang", LANGS, ids=lambda lang: lang.tag)
 def test_every_variant_text_is_translated(lang) -> None:
-    for name in shipped_variants():
-        lacking = [m.where for m, tags in missing_translations(load_variant(name)) if lang.tag in tags]
-        assert not lacking, f"{name} in {lang.tag}: {lacking[:10]}"
+    for variant in (v for name in shipped_variants() for v in each_choice(name)):
+        lacking = [m.where for m, tags in missing_translations(variant) if lang.tag in tags]
+        assert not lacking, f"{variant.id} {variant.options} in {lang.tag}: {lacking[:10]}"
 
 
 @pytest.mark.parametrize("lang", LANGS, ids=lambda lang: lang.tag)

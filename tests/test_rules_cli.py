@@ -118,9 +118,10 @@ def test_the_family_page(site: Path) -> None:
     assert page.lang == "it"
     assert page.headings[0] == ("h1", "Cina · 144 tessere")
     titles = [text for level, text in page.headings if level == "h3"]
-    assert titles == ["Mahjong di Hong Kong", "Mahjong cinese ufficiale (MCR)", "Mahjong sanguinoso del Sichuan"]
-    assert "Scegli Hong Kong, Cinese ufficiale o Sichuan." in page.text
-    assert page.table_headers == 3 * 3  # each game's pattern table has its column headers
+    assert titles == ["Mahjong di Hong Kong", "Mahjong cinese ufficiale (MCR)", "Mahjong sanguinoso del Sichuan",
+                      "Mahjong Sichuan Fiume di sangue", "Mahjong del Sichuan a tre giocatori"]
+    assert "Scegli Hong Kong, Cinese ufficiale, Sichuan, Sichuan Fiume di sangue o Sichuan a tre." in page.text
+    assert page.table_headers == 5 * 3  # each game's pattern table has its column headers
 
 
 def test_display_sliders_and_accessibility(site: Path) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from cardavia.compiler.registry import load_variant, shipped_variants
+from cardavia.compiler.registry import each_choice, load_variant, shipped_variants
 
 from cardavia.render.catalog import locales_dir
 from cardavia.render.languages import LANGUAGES, Language
@@ -33,6 +33,9 @@ def site_texts(tag: str) -> dict[str, str]:
     """The text of every page of the site in one language, by page name."""
     variants = [load_variant(name) for name in shipped_variants()]
     pages = {v.id: render_game(v, tag, "html") for v in variants}
+    # every choice of every option, for the texts only a choice brings
+    pages.update({f"{v.id} {v.options}": render_game(v, tag, "html")
+                  for name in shipped_variants() for v in each_choice(name)[1:]})
     pages["family"] = render_family(variants, tag)
     pages["index"] = render_index([family_document(variants, tag)], tag)
     return {name: read_page(html).text for name, html in pages.items()}

@@ -112,7 +112,8 @@ def test_hand_notation_errors_and_json_errors(capsys: pytest.CaptureFixture[str]
     assert json.loads(capsys.readouterr().out) == {
         "error": "wrong tile count: with 0 declared set(s) a waiting hand holds 13 tiles, got 3"}
     assert main(["waits", "xx", "123m", "--json"]) == 2
-    assert json.loads(capsys.readouterr().out) == {"error": "unknown variant 'xx' (known: hk, mcr, sichuan)"}
+    assert json.loads(capsys.readouterr().out) == {
+        "error": "unknown variant 'xx' (known: hk, mcr, sichuan, sichuan-blood-river, sichuan-three)"}
     assert main(["waits", "sichuan", "1112345678999m", "--missing-suit", "m"]) == 0
     out = capsys.readouterr().out
     assert "0 fan, not a valid win: the hand still holds a tile of the declared missing suit" in out
@@ -127,3 +128,27 @@ def test_the_command_answers_line_by_line_in_a_process() -> None:
     assert proc.returncode == 0 and proc.stderr == ""
     first, second = proc.stdout.splitlines()
     assert json.loads(first)["ready"] and json.loads(second) == {"error": "line 2: field 'hand' is required"}
+
+
+def test_long_lines_huge_integers_and_a_failing_output_are_answered_as_score_answers_them() -> None:
+    from cardavia.commands import StreamError
+    from cardavia.commands.score import MAX_LINE_BYTES
+
+    good = json.dumps({"hand": ["1m", "1m", "1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "9m", "9m"]})
+    huge = good[:-1] + ', "note": 1' + "0" * 5000 + "}"  # an ignored field of 5,001 digits
+    long = '{"hand": [' + '"1m", ' * (MAX_LINE_BYTES // 6) + '"1m"]}'
+    first, second = _answers("hk", [long, huge])
+    assert first == {"error": f"line 1: longer than {MAX_LINE_BYTES:,} bytes: a request takes well under 1,000"}
+    assert second == _answers("hk", [good])[0] and second["ready"]
+
+    class Full(io.StringIO):
+        def write(self, s: str) -> int:
+            raise OSError(28, "No space left on device")
+
+    with pytest.raises(StreamError, match="cannot write to standard output: No space left on device"):
+        jsonl(analyst(load_variant("hk")), io.BytesIO((good + "\n").encode()), Full())
+
+
+def test_a_hand_argument_with_jsonl_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["waits", "hk", "1112345678999m", "--jsonl"]) == 2
+    assert capsys.readouterr().err == "error: --jsonl reads hands from standard input; give no HAND argument\n"

@@ -62,6 +62,10 @@ def test_wheel_carries_the_data(wheel: Path) -> None:
         assert f"cardavia/{rel}" in names, f"{rel} is missing from the wheel"
     for data in ("compiler/loading/variant.schema.json", "compiler/language/expression.lark", "py.typed"):
         assert f"cardavia/{data}" in names
+    web = [p.relative_to(ROOT / "cardavia").as_posix() for folder in ("templates", "static")
+           for p in (ROOT / "cardavia" / "web" / folder).iterdir() if p.is_file()]
+    for rel in web:
+        assert f"cardavia/{rel}" in names, f"{rel} is missing from the wheel (the site needs it)"
     assert any(n.endswith("entry_points.txt") for n in names)
 
 
@@ -93,6 +97,16 @@ def test_installed_wheel_checks_the_shipped_variants(wheel: Path, tmp_path: Path
     result = run([str(bindir / "cardavia"), "check", "hk", "mcr", "sichuan"], cwd=elsewhere, env=env)
     assert "hk: " in result.stdout and "mcr: " in result.stdout and "sichuan: " in result.stdout
     assert "tiles: 144" in result.stdout and "tiles: 108" in result.stdout
+
+    # The site, as installed: a game's page and a table, its script and its tiles.
+    site_check = ("import warnings; warnings.simplefilter('ignore'); "
+                  "from starlette.testclient import TestClient; from cardavia.web.app import create_app; "
+                  "c = TestClient(create_app(':memory:', pace=0)); "
+                  "t = c.get('/play/sichuan?lang=de').text; "
+                  "print(c.get('/de/hk').status_code, 'data-role=\"hand\"' in t, "
+                  "c.get('/static/table.js').status_code, c.get('/static/tiles.svg').status_code)")
+    result = run([str(python), "-c", site_check], cwd=elsewhere, env=env)
+    assert result.stdout.split() == ["200", "True", "200", "200"]
 
     # A variant of one's own, by path, next to the installed ones.
     mine = elsewhere / "mine.yaml"

@@ -9,12 +9,14 @@ reports in one line.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import sys
+from collections.abc import Sequence
 from typing import TextIO
 
 from cardavia.compiler import VariantError
-from cardavia.compiler.errors import shorten, visible
+from cardavia.compiler.errors import quoted, shorten, visible
 
 #: The longest message line written whole; a longer one keeps its start and end.
 LONGEST_MESSAGE = 1000
@@ -53,6 +55,13 @@ def print_problems(exc: VariantError, as_json: bool = False) -> None:
         return
     for problem in exc.problems:
         say(f"error: {problem}")
+
+
+def path_quoted(path: object) -> str:
+    """A file name for a message: quoted, whole unless it is far longer than any real
+    path (the file to look at must be named exactly; a name of 10,000 characters must not
+    fill the screen)."""
+    return quoted(str(path), 250)
 
 
 def stdout() -> TextIO:
@@ -123,3 +132,30 @@ def refusal(unit: str, minimum: int, counted: int, below: bool, reason: str | No
     if below:
         return f"below the minimum: {unit_word(unit, counted)} counted toward it, {minimum} needed"
     return reason
+
+
+class OptionError(ValueError):
+    """A ``--option`` argument that is not ``NAME=CHOICE``, or a name given twice."""
+
+
+def add_option_argument(parser: argparse.ArgumentParser) -> None:
+    """``--option NAME=CHOICE``, repeatable: a choice for one of the variant's options."""
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=CHOICE",
+                        help="a choice for one of the variant's options (house rules); repeatable")
+
+
+def chosen_options(given: Sequence[str] | None) -> dict[str, str]:
+    """The choices of repeated ``--option NAME=CHOICE`` arguments, by option name;
+    :class:`OptionError` for one without ``=`` or an option named twice."""
+    out: dict[str, str] = {}
+    for text in given or ():
+        name, sep, choice = text.partition("=")
+        name, choice = name.strip(), choice.strip()
+        if not sep or not name or not choice:
+            raise OptionError(f"--option {shorten(visible(text), 60)}: expected NAME=CHOICE, e.g. "
+                              "--option base_table=half_spicy")
+        if name in out:
+            raise OptionError(f"--option {name} is given twice ({out[name]} and {choice}): expected one "
+                              "choice per option")
+        out[name] = choice
+    return out

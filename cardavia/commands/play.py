@@ -6,16 +6,18 @@ from __future__ import annotations
 import argparse
 import sys
 
-from cardavia.commands import fail, print_problems
+from cardavia.commands import OptionError, add_option_argument, chosen_options, fail, print_problems
 
 #: Seconds after each of the other players' moves, unless --pace says otherwise.
 DEFAULT_PACE = 0.4
+#: The longest --pace (a longer pause is no game; an infinite one cannot be slept).
+MAX_PACE = 10.0
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
-        "play", help="play a deal in the terminal",
-        description="Play in seat 0 (East, the dealer of the first deal) against three computer players. Pick a "
+        "play", help="play in the terminal against three computer players",
+        description="Play deals in seat 0 (the dealer of the first deal) against three computer players. Pick a "
                     "tile by its number and confirm to discard; answer a claim with its letter (w win, p pung, "
                     "k kong, c chow) or pass; ? shows hints on your hand (how far from ready, the best discards, "
                     "your waits and what each win is worth), b the board, r the rules; q quits.")
@@ -24,8 +26,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--lang", default="en", metavar="TAG",
                    help="language of the game: en, it, pt, ms, de, zh-Hans, zh-Hant (default en)")
     p.add_argument("--pace", type=float, default=DEFAULT_PACE, metavar="SECONDS",
-                   help=f"pause after each of the other players' moves (default {DEFAULT_PACE}; 0: none)")
+                   help=f"pause after each of the other players' moves (default {DEFAULT_PACE}; 0: none; "
+                        f"at most {MAX_PACE:g})")
     p.add_argument("--no-color", action="store_true", help="no colour (also when NO_COLOR is set)")
+    add_option_argument(p)
     p.add_argument("--tiles", choices=("text", "unicode"), default="text",
                    help="tiles as codes such as 3m (default) or as Unicode mahjong tiles")
     p.add_argument("--players", metavar="K,K,K",
@@ -35,7 +39,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cardavia.compiler import VariantError, load_variant
+    from cardavia.compiler import EvaluationError, VariantError, load_variant
     from cardavia.compiler.errors import quoted
     from cardavia.render.languages import UnknownLanguage, language
     from cardavia.runtime.bots import KINDS
@@ -44,10 +48,11 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         lang = language(args.lang).tag
-    except UnknownLanguage as exc:
+        options = chosen_options(args.option)
+    except (UnknownLanguage, OptionError) as exc:
         return fail(str(exc))
-    if args.pace < 0 or args.pace != args.pace:
-        return fail("--pace must be 0 or more seconds")
+    if not 0 <= args.pace <= MAX_PACE:  # NaN fails both
+        return fail(f"--pace must be 0 to {MAX_PACE:g} seconds")
     players = None
     if args.players is not None:
         players = [k.strip() for k in args.players.split(",")]
@@ -71,10 +76,13 @@ def run(args: argparse.Namespace) -> int:
         inp = io.StringIO("")
     try:
         return play_session(args.variant, args.seed, inp, sys.stdout, lang=lang,
-                            color=False if args.no_color else None, tiles=args.tiles, pace=args.pace, players=players)
+                            color=False if args.no_color else None, tiles=args.tiles, pace=args.pace,
+                            options=options, players=players)
     except VariantError as exc:
         print_problems(exc)
         return 2
+    except EvaluationError as exc:  # an expression of the variant failed during the game
+        return fail(str(exc))
     except OSError as exc:  # standard output closed or full while playing
         try:
             return fail(f"cannot write the game to standard output: {exc.strerror or exc}", status=1)

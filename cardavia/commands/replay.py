@@ -73,10 +73,11 @@ def read_scenario(name: str) -> bytes:
         except (OSError, ValueError) as exc:  # no such file, a loop of links, a NUL in the name...
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             raise _Unreadable(f"cannot read {name}: {reason}") from None
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):  # a directory, a device, a pipe (open() refuses a directory)
+            os.close(fd)
+            raise _Unreadable(f"{name}: not a regular file: expected a scenario's JSON file")
         with os.fdopen(fd, "rb") as fh:
-            st = os.fstat(fh.fileno())
-            if not stat.S_ISREG(st.st_mode):
-                raise _Unreadable(f"{name}: not a regular file: expected a scenario's JSON file")
             if st.st_size > MAX_SCENARIO_BYTES:
                 raise _Unreadable(f"{name}: the file holds {st.st_size:,} bytes: a scenario has at most "
                                   f"{MAX_SCENARIO_BYTES:,}")
@@ -113,6 +114,7 @@ def parse_scenario(name: str, data: bytes) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
+    from cardavia.compiler import EvaluationError
     from cardavia.runtime.replay import ScenarioError, replay
 
     try:
@@ -123,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = replay(obj, players, args.explain)
         text = json.dumps(result, indent=args.indent)
-    except ScenarioError as exc:
+    except (ScenarioError, EvaluationError) as exc:  # a bad scenario, or a variant failing on it
         return fail(f"{args.scenario}: {exc}")
     except Exception as exc:  # an engine bug: still status 2, as every error of replay
         debug = getattr(args, "debug", False)

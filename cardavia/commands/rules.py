@@ -9,7 +9,16 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from cardavia.commands import fail, print_problems, visible, write
+from cardavia.commands import (
+    OptionError,
+    add_option_argument,
+    chosen_options,
+    fail,
+    path_quoted,
+    print_problems,
+    visible,
+    write,
+)
 from cardavia.compiler import VariantError, load_variant
 from cardavia.compiler.errors import quoted
 
@@ -27,6 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--lang", default="en", metavar="TAG", help=f"language tag ({', '.join(tags())}); default en")
     p.add_argument("--format", default="html", choices=FORMATS, help="output format; default html")
     p.add_argument("-o", "--output", metavar="FILE", help="write the page to FILE instead of standard output")
+    add_option_argument(p)
     p.add_argument("--all", action="store_true", help="build the whole static site (needs --out)")
     p.add_argument("--out", metavar="DIR", help="the site's directory, with --all")
     p.set_defaults(func=run)
@@ -43,20 +53,22 @@ def run(args: argparse.Namespace) -> int:
         if args.variant:
             return fail(f"--all builds every variant: give no variant ({quoted(args.variant)})")
         if args.output is not None:
-            return fail(f"--all writes a directory: give --out DIR, not -o {quoted(args.output)}")
+            return fail(f"--all writes a directory: give --out DIR, not -o {path_quoted(args.output)}")
         if args.out is None:
             return fail("--all needs --out DIR, the directory to write the site to")
         return _site(Path(args.out))
     if not args.variant:
         return fail("give a variant (hk, mcr, sichuan or a .yaml path), or --all --out DIR")
     if args.out is not None:
-        return fail(f"--out {quoted(args.out)} is for --all; use -o FILE for one page")
+        return fail(f"--out {path_quoted(args.out)} is for --all; use -o FILE for one page")
     try:
         lang = language(args.lang)
     except UnknownLanguage as exc:
         return fail(str(exc))
     try:
-        variant = load_variant(args.variant)
+        variant = load_variant(args.variant, chosen_options(args.option))
+    except OptionError as exc:
+        return fail(str(exc))
     except VariantError as exc:
         print_problems(exc)
         return 2
@@ -67,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             Path(args.output).write_text(text, encoding="utf-8")
         except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
-            return fail(f"cannot write {quoted(args.output)}: {_reason(exc)}")
+            return fail(f"cannot write {path_quoted(args.output)}: {_reason(exc)}")
     else:
         write(text)
     return 0
@@ -83,9 +95,9 @@ def _site(out: Path) -> int:
     try:
         clash = out.exists() and not out.is_dir()
     except (OSError, ValueError) as exc:  # a NUL or a name too long
-        return fail(f"cannot write the site to {quoted(str(out))}: {_reason(exc)}")
+        return fail(f"cannot write the site to {path_quoted(out)}: {_reason(exc)}")
     if clash:
-        return fail(f"{quoted(str(out))} exists and is not a directory: --out names the site's directory")
+        return fail(f"{path_quoted(out)} exists and is not a directory: --out names the site's directory")
     try:
         written = build_site(out)
     except VariantError as exc:
@@ -93,6 +105,6 @@ def _site(out: Path) -> int:
         return 2
     except (OSError, ValueError) as exc:
         where = getattr(exc, "filename", None) or out  # the very file or folder in the way
-        return fail(f"cannot write the site to {quoted(str(out))}: {quoted(str(where))}: {_reason(exc)}")
+        return fail(f"cannot write the site to {path_quoted(out)}: {path_quoted(where)}: {_reason(exc)}")
     write(f"wrote {len(written)} files to {visible(str(out))}\n")
     return 0

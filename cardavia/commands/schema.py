@@ -10,8 +10,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from cardavia.commands import fail, write
-from cardavia.compiler.errors import quoted
+from cardavia.commands import fail, path_quoted, write
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -40,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
             Path(args.output).write_text(text, encoding="utf-8")
         except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            return fail(f"cannot write {quoted(args.output)}: {reason}")
+            return fail(f"cannot write {path_quoted(args.output)}: {reason}")
         return 0
     write(text)
     return 0

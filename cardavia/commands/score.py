@@ -16,8 +16,21 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import IO, TYPE_CHECKING, Any
 
-from cardavia.commands import StreamError, fail, output_error, print_problems, refusal, stdin, stdout, unit_word, write
-from cardavia.compiler import HandError, VariantError, from_json, load_variant, parse_notation
+from cardavia.commands import (
+    OptionError,
+    StreamError,
+    add_option_argument,
+    chosen_options,
+    fail,
+    output_error,
+    print_problems,
+    refusal,
+    stdin,
+    stdout,
+    unit_word,
+    write,
+)
+from cardavia.compiler import EvaluationError, HandError, VariantError, from_json, load_variant, parse_notation
 from cardavia.compiler.errors import json_int, quoted, visible_lines
 from cardavia.compiler.model.hand import Hand
 from cardavia.compiler.model.tiles import WIND_LETTERS, TileError
@@ -29,8 +42,10 @@ if TYPE_CHECKING:
     from cardavia.compiler.scoring.scorer import ScoreResult
     from cardavia.compiler.variant import CompiledVariant
 
-#: What a request can get wrong; anything else is an internal error, still reported per line.
-INPUT_ERRORS = (HandError, TileError)
+#: What a request can get wrong, and what the variant's expressions can get wrong on it (a
+#: division by zero, named with its pattern and line); anything else is an internal error,
+#: still reported per line.
+INPUT_ERRORS = (HandError, TileError, EvaluationError)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -39,7 +54,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Score one hand written in hand notation (e.g. \"12345678m 55s [777z] 2f +9m\"), "
                     "or with --jsonl one JSON request per line of standard input.")
     p.add_argument("variant", metavar="VARIANT", help="hk, mcr, sichuan, or a path to a YAML file")
-    p.add_argument("hand", nargs="?",
+    p.add_argument("hand", nargs="?", metavar="HAND",
                    help="the hand: concealed tiles, [exposed] and {concealed kong} sets, +winning tile")
     p.add_argument("--self-drawn", action="store_true", help="the winning tile was drawn")
     p.add_argument("--seat", choices="ESWN", default="E", help="seat wind (default E)")
@@ -49,6 +64,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--robbing-kong", action="store_true", help="won by robbing a kong")
     p.add_argument("--last-wall-tile", action="store_true", help="won with the last tile of the wall")
     p.add_argument("--missing-suit", choices="mps", help="Sichuan's declared missing suit")
+    add_option_argument(p)
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="print one JSON object")
     fmt.add_argument("--jsonl", action="store_true", help="read JSON requests from standard input, one per line")
@@ -82,7 +98,9 @@ def result_json(variant: CompiledVariant, hand: Hand, details: bool = False) -> 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        variant = load_variant(args.variant)
+        variant = load_variant(args.variant, chosen_options(args.option))
+    except OptionError as exc:
+        return fail(str(exc), as_json=args.json)
     except VariantError as exc:
         print_problems(exc, args.json)
         return 2
@@ -195,7 +213,7 @@ def jsonl(variant: CompiledVariant, source: IO[bytes], out: IO[str]) -> int:
     size = encode.size
     fast_facts = facts_from_line if FAST_JSON else None
     number = 0
-    for lines in _arrived(source):
+    for lines in arrived(source):
         answers = []
         for raw in lines:
             number += 1
@@ -207,29 +225,49 @@ def jsonl(variant: CompiledVariant, source: IO[bytes], out: IO[str]) -> int:
                     try:
                         answers.append(encode(facts))
                     except Exception as exc:
-                        answers.append(_failure(exc, number))
+                        answers.append(failure(exc, number))
                     continue
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
-                if raw is _TOO_LONG:
-                    answers.append(_error(f"line {number}: longer than {MAX_LINE_BYTES:,} bytes: a request "
-                                          "takes well under 1,000"))
-                else:
-                    answers.append(_error(f"line {number}: not UTF-8 text (byte {exc.start + 1})"))
+                answers.append(unreadable(raw, exc, number))
                 continue
             if line and not line.isspace():  # a blank line gets no answer
                 # (the fast path, when there is one, has already turned this line down)
                 answers.append(_checked_answer(encode, line, number))
         if answers:
-            try:
-                out.write("".join(answers))
-                out.flush()
-            except BrokenPipeError:
-                raise
-            except OSError as exc:  # a full disk: the answers are lost, the batch cannot go on
-                raise output_error(exc) from None
+            write_answers(out, answers)
     return 0
+
+
+def unreadable(raw: bytes, exc: UnicodeDecodeError, number: int) -> str:
+    """The answer to line ``number`` when it is no text: too long (:data:`_TOO_LONG`) or not UTF-8."""
+    if raw is _TOO_LONG:
+        return _error(f"line {number}: longer than {MAX_LINE_BYTES:,} bytes: a request takes well under 1,000")
+    return _error(f"line {number}: not UTF-8 text (byte {exc.start + 1})")
+
+
+def load_json(line: str) -> Any:
+    """A request line read by json.loads; an integer of more than 4,300 digits (in a field
+    that is ignored, it must not matter) is read again as its size (``json_int``)."""
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError:
+        raise
+    except ValueError:
+        return json.loads(line, parse_int=json_int)
+
+
+def write_answers(out: IO[str], answers: list[str]) -> None:
+    """Write and flush the answers of a batch's lines that have arrived; a write that fails
+    (a full disk: the answers are lost, the batch cannot go on) is a :class:`StreamError`."""
+    try:
+        out.write("".join(answers))
+        out.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise output_error(exc) from None
 
 
 #: The longest request line read (real requests are under 1,000 bytes); a longer one is
@@ -246,7 +284,7 @@ class _TooLong(bytes):
 _TOO_LONG = _TooLong(b"\xff")
 
 
-def _arrived(source: IO[bytes], size: int = 1 << 16) -> Iterator[Iterable[bytes]]:
+def arrived(source: IO[bytes], size: int = 1 << 16) -> Iterator[Iterable[bytes]]:
     """The lines of ``source`` (each with its b"\n", as iterating a binary file gives them),
     in groups: those already arrived, read with one ``read1`` call that waits only when
     nothing is buffered. A source without ``read1`` gives one line at a time. A line longer
@@ -302,25 +340,19 @@ def _answer(encode: LineEncoder, line: str, number: int) -> str:
         try:
             return encode(facts)
         except Exception as exc:
-            return _failure(exc, number)
+            return failure(exc, number)
     return _checked_answer(encode, line, number)
 
 
 def _checked_answer(encode: LineEncoder, line: str, number: int) -> str:
     """The answer through json.loads and from_json, which say what is wrong with a request."""
     try:
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError:
-            raise
-        except ValueError:  # an integer of more than 4,300 digits: in a field that is ignored,
-            obj = json.loads(line, parse_int=json_int)  # it must not matter
-        return encode.hand(from_json(obj, encode.size))
+        return encode.hand(from_json(load_json(line), encode.size))
     except Exception as exc:
-        return _failure(exc, number)
+        return failure(exc, number)
 
 
-def _failure(exc: Exception, number: int) -> str:
+def failure(exc: Exception, number: int) -> str:
     """The answer to line ``number`` when reading or scoring it raised ``exc``."""
     if isinstance(exc, json.JSONDecodeError):
         return _error(f"line {number}: not JSON: {exc.msg} at column {exc.colno}")

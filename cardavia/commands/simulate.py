@@ -1,4 +1,5 @@
-"""``cardavia simulate VARIANT --deals N [--seed S] [--players K,K,K,K] [--duplicate] [--workers N] [--json]``.
+"""``cardavia simulate VARIANT --deals N [--seed S] [--players K,K,K,K] [--duplicate] [--workers N]
+[--backend local|ray [--address ADDR]] [--json]``.
 
 ``--json`` prints the contract's object; without it, a table for people. A run that lasts
 more than a moment shows a progress bar on standard error, only when standard error is a
@@ -15,7 +16,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from cardavia.commands import fail, print_problems, write
+from cardavia.commands import OptionError, add_option_argument, chosen_options, fail, print_problems, write
 from cardavia.compiler.errors import quoted
 from cardavia.runtime.bots import KINDS
 
@@ -56,7 +57,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--workers", type=_whole(1), default=1,
                    help="worker processes (default 1; at most the CPUs available)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_option_argument(p)
+    add_backend_arguments(p)
     p.set_defaults(func=run)
+
+
+def add_backend_arguments(p: argparse.ArgumentParser) -> None:
+    """``--backend local|ray`` and ``--address``: where the deals are played."""
+    p.add_argument("--backend", choices=("local", "ray"), default="local",
+                   help="local: processes on this machine (default); ray: tasks on a Ray cluster "
+                        "(pip install 'cardavia[cluster]'), the same results")
+    p.add_argument("--address", metavar="ADDR",
+                   help="the Ray cluster to join (with --backend ray); without it, a local instance of "
+                        "--workers CPUs on the loopback address")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -71,11 +84,16 @@ def run(args: argparse.Namespace) -> int:
             return fail(f"--players: unknown kind {quoted(unknown[0])}: expected one of {', '.join(KINDS)}",
                         as_json=args.json)
     try:
-        variant = load_variant(args.variant)
+        options = chosen_options(args.option)
+    except OptionError as exc:
+        return fail(str(exc), as_json=args.json)
+    try:
+        variant = load_variant(args.variant, options)
         n = variant.table.players
         total = args.deals * n if args.duplicate else args.deals
         with _progress(total, sys.stderr.isatty()) as progress:
-            out = simulate(args.variant, args.deals, args.seed, players, args.duplicate, args.workers, progress)
+            out = simulate(args.variant, args.deals, args.seed, players, args.duplicate, args.workers, progress,
+                           options=options, backend=args.backend, address=args.address)
     except VariantError as exc:
         print_problems(exc, args.json)
         return 2
@@ -94,17 +112,17 @@ def run(args: argparse.Namespace) -> int:
 
 
 @contextlib.contextmanager
-def _progress(total: int, shown: bool) -> Iterator[Callable[[int], None] | None]:
+def _progress(total: int, shown: bool, label: str = "simulating") -> Iterator[Callable[[int], None] | None]:
     """A progress bar on standard error while the deals are played (when ``shown`` and the
-    run lasts more than :data:`PROGRESS_AFTER` seconds); yields what simulate() tells the
-    number of deals done."""
+    run lasts more than :data:`PROGRESS_AFTER` seconds), headed ``label``; yields what
+    simulate() tells the number of deals done."""
     if not shown or total < 2:
         yield None
         return
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    bar = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+    bar = Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                    console=Console(stderr=True), transient=True)
     task = bar.add_task("deals", total=total)
     start = time.monotonic()
@@ -147,7 +165,8 @@ def report(out: dict[str, Any], variant: Any, total: int) -> str:
     seats.add_row("wins", *(str(w) for w in out["wins_by_seat"]))
     seats.add_row("points", *(f"{p:+d}" for p in out["points_by_seat"]))
     ends = out["ends"]
-    words = {"win": "with a win", "exhausted": "wall exhausted", "three_won": "three players won"}
+    words = {"win": "with a win", "exhausted": "wall exhausted", "two_won": "two players won",
+             "three_won": "three players won"}
     parts = [f"{count} {words.get(end, end.replace('_', ' '))}" for end, count in ends.items()]
     lines = [head, ""]
     console = Console(width=100, force_terminal=False, color_system=None, highlight=False)

@@ -13,12 +13,23 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import sys
 from typing import IO, TYPE_CHECKING, Any
 
-from cardavia.commands import fail, print_problems, refusal, unit_word
-from cardavia.commands.score import INPUT_ERRORS, _arrived, _error, _failure
+from cardavia.commands import (
+    OptionError,
+    add_option_argument,
+    chosen_options,
+    fail,
+    print_problems,
+    refusal,
+    stdin,
+    stdout,
+    unit_word,
+    write,
+)
+from cardavia.commands.score import INPUT_ERRORS, arrived, failure, load_json, unreadable, write_answers
 from cardavia.compiler import HandError, VariantError, from_json, load_variant
+from cardavia.compiler.errors import visible_lines
 from cardavia.compiler.model.hand import notation_request
 from cardavia.compiler.model.tiles import CODES, WIND_LETTERS
 
@@ -38,10 +49,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "discard and self-drawn, valid or not and why; or with --jsonl read one JSON request per line of "
                     "standard input (the scoring request without win_tile).")
     p.add_argument("variant", metavar="VARIANT", help="hk, mcr, sichuan, or a path to a YAML file")
-    p.add_argument("hand", nargs="?", help="the hand: concealed tiles, [exposed] and {concealed kong} sets, flowers")
+    p.add_argument("hand", nargs="?", metavar="HAND",
+                   help="the hand: concealed tiles, [exposed] and {concealed kong} sets, flowers")
     p.add_argument("--seat", choices="ESWN", default="E", help="seat wind (default E)")
     p.add_argument("--round", choices="ESWN", default="E", help="round wind (default E)")
     p.add_argument("--missing-suit", choices="mps", help="Sichuan's declared missing suit")
+    add_option_argument(p)
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="print one JSON object")
     fmt.add_argument("--jsonl", action="store_true", help="read JSON requests from standard input, one per line")
@@ -68,7 +81,10 @@ def read_request(analyst: Analyst, obj: Any) -> View:
         if isinstance(m, dict) and isinstance(m.get("tiles"), list):
             named.update(t for t in m["tiles"] if isinstance(t, str))
     scorer = analyst.scorer
-    placeholder = next(k for k in sorted(scorer.playable) if k < 34 and CODES[k] not in named)
+    placeholder = next((k for k in sorted(scorer.playable) if k < 34 and CODES[k] not in named), None)
+    if placeholder is None:  # every kind named: far more tiles than a hand holds
+        raise HandError(f"wrong tile count: the hand and its sets name every kind of tile; a waiting hand holds "
+                        f"{scorer.hand_size - 1} tiles")
     request["win_tile"] = CODES[placeholder]
     hand = from_json(request)
     held = len(hand.concealed) + 3 * len(hand.melds)
@@ -90,17 +106,21 @@ def run(args: argparse.Namespace) -> int:
     from cardavia.runtime.analysis import analyst
 
     try:
-        variant = load_variant(args.variant)
+        variant = load_variant(args.variant, chosen_options(args.option))
+    except OptionError as exc:
+        return fail(str(exc), as_json=args.json)
     except VariantError as exc:
         print_problems(exc, as_json=args.json)
         return 2
     a = analyst(variant)
     if args.jsonl:
         if args.hand:
-            print("error: --jsonl reads hands from standard input; give no HAND argument", file=sys.stderr)
-            return 2
-        gc.freeze()  # what is loaded now lives as long as the batch (see cardavia score)
-        return jsonl(a, sys.stdin.buffer, sys.stdout)
+            return fail("--jsonl reads hands from standard input; give no HAND argument")
+        source, out = stdin().buffer, stdout()
+        gc.freeze()  # what is loaded now lives as long as the batch, and what it built until the end
+        status = jsonl(a, source, out)  # (see cardavia score)
+        gc.freeze()
+        return status
     if not args.hand:
         return fail("give a HAND one tile short of a win (e.g. \"33m 444p 55p [789m] [777p]\") or --jsonl",
                     as_json=args.json)
@@ -111,35 +131,35 @@ def run(args: argparse.Namespace) -> int:
                             f"(cardavia score scores a complete hand)")
         request.update(seat_wind=args.seat, round_wind=args.round, missing_suit=args.missing_suit)
         view = read_request(a, request)
-        text = json.dumps(answer(a, view)) if args.json else table(a, view)
+        text = json.dumps(answer(a, view)) if args.json else visible_lines(table(a, view))  # names from the file
     except INPUT_ERRORS as exc:
         return fail(str(exc), as_json=args.json)
-    print(text)
+    write(text + "\n")
     return 0
 
 
 def jsonl(analyst: Analyst, source: IO[bytes], out: IO[str]) -> int:
     """Answer each non-blank line of ``source`` with one JSON line on ``out``, in order,
-    flushing the answers to the lines that have arrived before waiting for more."""
+    flushing the answers to the lines that have arrived before waiting for more; lines
+    too long, not text or not JSON, and a failing output, as ``cardavia score`` treats them."""
     number = 0
-    for lines in _arrived(source):
+    for lines in arrived(source):
         answers = []
         for raw in lines:
             number += 1
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
-                answers.append(_error(f"line {number}: not UTF-8 text (byte {exc.start + 1})"))
+                answers.append(unreadable(raw, exc, number))
                 continue
             if not line or line.isspace():
                 continue  # a blank line gets no answer
             try:
-                answers.append(json.dumps(answer(analyst, read_request(analyst, json.loads(line)))) + "\n")
+                answers.append(json.dumps(answer(analyst, read_request(analyst, load_json(line)))) + "\n")
             except Exception as exc:  # a bad line is answered and the batch goes on
-                answers.append(_failure(exc, number))
+                answers.append(failure(exc, number))
         if answers:
-            out.write("".join(answers))
-            out.flush()
+            write_answers(out, answers)
     return 0
 
 

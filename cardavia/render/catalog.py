@@ -34,6 +34,8 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
+from cardavia.compiler.errors import visible
+
 from .languages import LANGUAGES, SOURCE, Language, language
 
 if TYPE_CHECKING:
@@ -190,6 +192,10 @@ class Translator:
         """True when the catalog translates the message (a fuzzy or empty entry does not)."""
         return is_translated(self.catalog, context, message)
 
+    def sentences(self, parts: Iterable[str]) -> str:
+        """Sentences one after another: a space between them (none in Chinese)."""
+        return self._finish(" ".join(p for p in parts if p))
+
     # Helpers that use CLDR data.
     def join(self, items: Iterable[str], style: Literal["standard", "or"] = "standard") -> str:
         """A localized list: "a, b and c" (style "or": "a, b or c")."""
@@ -239,6 +245,10 @@ PATTERN_NAME = "pattern name"
 PATTERN_DESCRIPTION = "pattern description"
 VALIDITY_REASON = "validity reason"
 SETTLEMENT_REASON = "settlement reason"
+OPTION_NAME = "option name"
+OPTION_DESCRIPTION = "option description"
+CHOICE_NAME = "option choice name"
+CHOICE_DESCRIPTION = "option choice description"
 
 
 def tradition_context(role: str, unit: str) -> str:
@@ -305,6 +315,18 @@ def variant_messages(variant: CompiledVariant) -> list[VariantMessage]:
                                       where=f"pattern {p.id!r} description"))
     for rule in variant.settlement.exhausted:
         out.append(VariantMessage(SETTLEMENT_REASON, humanize(rule.reason), where=f"settlement reason {rule.reason!r}"))
+    for oid, option in (variant.data.get("options") or {}).items():
+        out.append(VariantMessage(OPTION_NAME, _one_line(option.get("name") or humanize(oid)),
+                                  where=f"option {oid!r} name"))
+        if option.get("description"):
+            out.append(VariantMessage(OPTION_DESCRIPTION, _one_line(option["description"]),
+                                      where=f"option {oid!r} description"))
+        for cid, choice in option["choices"].items():
+            out.append(VariantMessage(CHOICE_NAME, _one_line(choice.get("name") or humanize(cid)),
+                                      where=f"option {oid!r} choice {cid!r} name"))
+            if choice.get("description"):
+                out.append(VariantMessage(CHOICE_DESCRIPTION, _one_line(choice["description"]),
+                                          where=f"option {oid!r} choice {cid!r} description"))
     seen: set[tuple[str, str]] = set()
     unique = []
     for m in out:
@@ -317,8 +339,9 @@ def variant_messages(variant: CompiledVariant) -> list[VariantMessage]:
 def variant_text(t: Translator, unit: str, role: str, english: str) -> str:
     """A variant file's text in the translator's language: the entry of the variant's
     tradition (its unit) when the catalog has one, else the entry of the text itself,
-    else the English text."""
-    english = _one_line(english)
+    else the English text, shown as text (a control character or an escape sequence in
+    the file is written out, never sent to a terminal)."""
+    english = visible(_one_line(english))
     special = tradition_context(role, unit)
     if t.has(special, english):
         return t.pgettext(special, english)

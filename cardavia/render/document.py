@@ -63,6 +63,7 @@ class GamePage:
     rules_heading: str
     figures: list[Figure] = field(default_factory=list)
     figures_label: str = ""
+    page: str = ""  # the page's file name without .html
 
 
 @dataclass(slots=True, frozen=True)

@@ -2,9 +2,10 @@
 
 Extracts every message of the rules pages into ``locales/cardavia.pot``:
 
-* the Python modules of this package and the terminal game's (runtime/terminal.py,
-  runtime/telling.py; calls ``_``, ``ngettext``, ``pgettext``, ``npgettext``),
-* the Jinja2 templates (``_()`` and ``{% trans %}``),
+* the Python modules of this package, the web app's (cardavia/web/) and the terminal
+  game's (runtime/terminal.py, runtime/telling.py; calls ``_``, ``ngettext``,
+  ``pgettext``, ``npgettext``),
+* the Jinja2 templates of this package and of the web app (``_()`` and ``{% trans %}``),
 * every shipped variant file (names, titles, summaries, units, shapes, patterns, reasons;
   see :func:`cardavia.render.catalog.variant_messages`),
 
@@ -29,7 +30,7 @@ from babel.messages.extract import extract_python
 from babel.messages.pofile import read_po, write_po
 from jinja2.ext import babel_extract
 
-from cardavia.compiler.registry import load_variant, shipped_variants
+from cardavia.compiler.registry import each_choice, shipped_variants
 
 from .catalog import (
     DOMAIN,
@@ -45,6 +46,8 @@ from .catalog import (
 from .languages import LANGUAGES
 
 PACKAGE = Path(__file__).parent
+#: The web app, whose pages use these catalogs too.
+WEB = PACKAGE.parent / "web"
 #: The runtime's modules whose text the catalogs translate (the terminal game's).
 GAME_MODULES = ("telling.py", "terminal.py")
 #: The roles whose shared texts get one entry per tradition as well.
@@ -92,12 +95,13 @@ def _messages_from(funcname: str, messages: object) -> tuple[str | None, str | t
 
 def source_messages() -> Iterable[tuple[str | None, str | tuple[str, str], str, int]]:
     """(context, msgid, file, line) of every literal message in code and templates."""
-    for path in sorted(PACKAGE.glob("*.py")):
-        with open(path, "rb") as fh:
-            for lineno, funcname, messages, _comments in _python_calls(fh):
-                found = _messages_from(funcname, messages)
-                if found:
-                    yield found[0], found[1], f"cardavia/render/{path.name}", lineno
+    for folder in (PACKAGE, WEB):
+        for path in sorted(folder.glob("*.py")):
+            with open(path, "rb") as fh:
+                for lineno, funcname, messages, _comments in _python_calls(fh):
+                    found = _messages_from(funcname, messages)
+                    if found:
+                        yield found[0], found[1], f"cardavia/{folder.name}/{path.name}", lineno
     import cardavia.runtime
 
     runtime = Path(cardavia.runtime.__file__).parent
@@ -107,14 +111,15 @@ def source_messages() -> Iterable[tuple[str | None, str | tuple[str, str], str, 
                 found = _messages_from(funcname, messages)
                 if found:
                     yield found[0], found[1], f"runtime/{name}", lineno
-    for path in sorted((PACKAGE / "templates").iterdir()):
-        if path.suffix not in (".html", ".md", ".txt"):
-            continue
-        with open(path, "rb") as fh:
-            for lineno, funcname, messages, _comments in _template_calls(fh):
-                found = _messages_from(funcname, messages)
-                if found:
-                    yield found[0], found[1], f"cardavia/render/templates/{path.name}", lineno
+    for folder in (PACKAGE, WEB):
+        for path in sorted((folder / "templates").iterdir()):
+            if path.suffix not in (".html", ".md", ".txt"):
+                continue
+            with open(path, "rb") as fh:
+                for lineno, funcname, messages, _comments in _template_calls(fh):
+                    found = _messages_from(funcname, messages)
+                    if found:
+                        yield found[0], found[1], f"cardavia/{folder.name}/templates/{path.name}", lineno
 
 
 def build_template(variant_names: Iterable[str] | None = None) -> Catalog:
@@ -127,13 +132,14 @@ def build_template(variant_names: Iterable[str] | None = None) -> Catalog:
     # description that variants of several traditions (units) share gets one more entry per
     # tradition, which translators fill only where their language names it otherwise.
     found: dict[tuple[str, str], tuple[str | tuple[str, str], list[str], list[str], dict[str, None]]] = {}
-    for name in variant_names if variant_names is not None else shipped_variants():
-        variant = load_variant(name)
+    names = variant_names if variant_names is not None else shipped_variants()
+    for variant in (v for name in names for v in each_choice(name)):
         for m in variant_messages(variant):
             text = (m.msgid, m.plural) if m.plural else m.msgid
             entry = found.setdefault(m.key, (text, [], [], {}))
             entry[1].append(f"variants/{Path(variant.path).name}")
-            entry[2].append(f"{variant.id}: {m.where}")
+            if f"{variant.id}: {m.where}" not in entry[2]:
+                entry[2].append(f"{variant.id}: {m.where}")
             entry[3][variant.scoring.unit] = None
     for (role, _english), (text, files, wheres, units) in found.items():
         locations = [(f, 0) for f in dict.fromkeys(files)]

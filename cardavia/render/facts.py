@@ -9,9 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from cardavia.compiler.model.tiles import TILE_GROUPS, WIND_LETTERS
+from cardavia.compiler.model.tiles import TILE_GROUPS, WIND_LETTERS, rank_of
 
 from .bounds import can_repeat
+from .catalog import humanize
 
 if TYPE_CHECKING:
     from cardavia.compiler.model.tiles import TileSet
@@ -22,7 +23,8 @@ if TYPE_CHECKING:
 class TileGroupFact:
     group: str  # characters, dots, bamboo, winds, dragons, flowers, seasons
     copies: int
-    kinds: int  # how many tile kinds the group has
+    kinds: int  # how many tile kinds of the group the set has
+    ranks: tuple[int, ...] | None = None  # the ranks a suit keeps, when not all nine
 
 
 @dataclass(slots=True, frozen=True)
@@ -76,6 +78,24 @@ class ExhaustedFact:
 
 
 @dataclass(slots=True, frozen=True)
+class ChoiceFact:
+    id: str
+    name: str
+    description: str
+
+
+@dataclass(slots=True, frozen=True)
+class OptionFact:
+    """One of the variant's options (house rules): the choice this page follows, and the others."""
+
+    id: str
+    name: str
+    description: str
+    chosen: ChoiceFact
+    others: list[ChoiceFact]
+
+
+@dataclass(slots=True, frozen=True)
 class VariantFacts:
     id: str
     name: str
@@ -107,6 +127,10 @@ class VariantFacts:
     win_payments: list[PaymentFact]
     kong_payments: list[PaymentFact]
     exhausted: list[ExhaustedFact] = field(default_factory=list)
+    options: list[OptionFact] = field(default_factory=list)
+    kong_transfer: str | None = None  # several_winners of settlement.kong_transfer, None without one
+    page: str = ""  # the page's file name without .html: a shipped variant's name (its file stem), else its id
+    exchange: dict[str, Any] | None = None  # play.exchange: tiles, same_suit, direction
 
     @property
     def has_group(self) -> set[str]:
@@ -139,9 +163,42 @@ def _text(compiled: Any) -> str | None:
 def tile_groups(tiles: TileSet) -> list[TileGroupFact]:
     out = []
     for name, kinds in TILE_GROUPS.items():
-        copies = tiles.copies(kinds[0])
-        if copies:
-            out.append(TileGroupFact(name, copies, len(kinds)))
+        present = [k for k in kinds if tiles.copies(k)]
+        if present:
+            ranks = None if len(present) == len(kinds) else tuple(rank_of(k) for k in present)
+            out.append(TileGroupFact(name, tiles.copies(present[0]), len(present), ranks))
+    return out
+
+
+def page_name(variant: CompiledVariant) -> str:
+    """A shipped variant's name (its file stem, as the command line, ``extends`` and the web
+    app know it), or the id of a variant from elsewhere."""
+    from pathlib import Path
+
+    from cardavia.compiler.registry import variants_dir
+
+    path = Path(variant.path)
+    try:
+        shipped = path.resolve().parent == variants_dir()
+    except OSError:
+        shipped = False
+    return path.stem if shipped else variant.id
+
+
+def option_facts(variant: CompiledVariant) -> list[OptionFact]:
+    """The variant's options, each with the choice it was compiled with."""
+    out = []
+    for oid, raw in (variant.data.get("options") or {}).items():
+        choices = [ChoiceFact(cid, " ".join(str(c.get("name") or humanize(cid)).split()),
+                              " ".join(str(c.get("description") or "").split()))
+                   for cid, c in raw["choices"].items()]
+        pick = variant.options.get(oid, raw.get("default"))
+        chosen = next((c for c in choices if c.id == pick), None)
+        if chosen is None:
+            continue
+        out.append(OptionFact(oid, " ".join(str(raw.get("name") or humanize(oid)).split()),
+                              " ".join(str(raw.get("description") or "").split()), chosen,
+                              [c for c in choices if c.id != pick]))
     return out
 
 
@@ -186,8 +243,10 @@ def facts_of(variant: CompiledVariant) -> VariantFacts:
         patterns=patterns, principles=dict(sc.principles), base=_text(st.base) or "",
         ready_value=_text(st.ready_value) if "ready_value" in raw_settlement else None,
         win_payments=[PaymentFact(_text(r.when), r.payer, _text(r.amount) or "") for r in st.win],
-        kong_payments=[PaymentFact(None, r.payer, _text(r.amount) or "", kong=r.kong) for r in st.kongs],
-        exhausted=exhausted,
+        kong_payments=[PaymentFact(_text(r.when), r.payer, _text(r.amount) or "", kong=r.kong) for r in st.kongs],
+        exhausted=exhausted, options=option_facts(variant),
+        kong_transfer=st.kong_transfer.several_winners if st.kong_transfer is not None else None,
+        page=page_name(variant), exchange=dict(play.exchange) if play.exchange else None,
     )
 
 

@@ -50,6 +50,8 @@ WIN = Vocabulary(
         "total": _total,
         "base": lambda t, unit: t._("the base amount"),
         "winners": lambda t, unit: t._("the number of players winning on the same discard"),
+        "tiles_left": lambda t, unit: t._("the tiles left in the wall"),
+        "dealer_repeats": lambda t, unit: t._("the number of deals in a row the dealer has kept"),
     },
     flags={
         "self_drawn": lambda t: (t._("self-drawn win"), t._("win on a discard")),
@@ -58,8 +60,17 @@ WIN = Vocabulary(
                                        t._("win not on a kong replacement tile")),
         "last_wall_tile": lambda t: (t._("win with the last tile of the wall"),
                                      t._("win not with the last tile of the wall")),
+        "first_turn": lambda t: (t._("win before the winner's first discard, with no claim or kong yet"),
+                                 t._("win after the winner's first discard or a claim or kong")),
+        "first_go_around": lambda t: (t._("win in the deal's first go-around"),
+                                      t._("win after the deal's first go-around")),
+        "dealer_first_discard": lambda t: (t._("win on the dealer's first discard"),
+                                           t._("win not on the dealer's first discard")),
     },
 )
+
+#: Kong payments: the tiles left in the wall (the players are read as in win payments).
+KONG = Vocabulary(numbers={"tiles_left": lambda t, unit: t._("the tiles left in the wall")})
 
 #: Player attributes in conditions ("every player who {clause}") and amounts.
 PLAYER_FLAGS: dict[str, Clause] = {
@@ -68,6 +79,16 @@ PLAYER_FLAGS: dict[str, Clause] = {
     "ready": lambda t: (t._("is ready (one tile from a winning hand)"), t._("is not ready")),
     "pig": lambda t: (t._("still holds a tile of the missing suit (a flower pig)"),
                       t._("is not a flower pig")),
+}
+
+#: Conditions on a named player of a payment ("the paying player is the dealer").
+SUBJECT_FLAGS: dict[tuple[str, str], Clause] = {
+    ("payer", "dealer"): lambda t: (t._("the paying player is the dealer"), t._("the paying player is not the dealer")),
+    ("winner", "dealer"): lambda t: (t._("the winner is the dealer"), t._("the winner is not the dealer")),
+    ("declarer", "dealer"): lambda t: (t._("the kong's owner is the dealer"),
+                                       t._("the kong's owner is not the dealer")),
+    ("payer", "discarder"): lambda t: (t._("the paying player discarded the winning tile"),
+                                       t._("the paying player did not discard the winning tile")),
 }
 
 PLAYER_NUMBERS: dict[tuple[str, str], Phrase] = {
@@ -127,6 +148,13 @@ class _Reader:
             return self.arith(tree)
         if kind == "call":
             return self.call(tree, top)
+        if kind == "index":
+            table, at = tree.children
+            if isinstance(table, Tree) and table.data == "list_" and table.children:
+                items = [self.number(c) for c in table.children if c is not None]
+                return t._("the entry for {index} in the table {items} (the first entry is for 0)",
+                           index=self.number(at), items=", ".join(items))
+            raise _Unreadable(kind)
         if kind == "conditional":
             return t._("{then} if {condition}, otherwise {other}", then=self.number(tree.children[0]),
                        condition=self.condition(tree.children[1]), other=self.number(tree.children[2]))
@@ -220,6 +248,9 @@ class _Reader:
             raise _Unreadable(name)
         if kind == "attr":
             obj, attr = tree.children
+            subject = SUBJECT_FLAGS.get((str(obj.children[0]), str(attr))) if isinstance(obj, Tree) else None
+            if subject is not None and obj.data == "name":
+                return subject(t)[1 if negate else 0]
             clause = PLAYER_FLAGS.get(str(attr))
             if isinstance(obj, Tree) and obj.data == "name" and clause:
                 return clause(t)[1 if negate else 0]

@@ -78,10 +78,10 @@ def _markdown(value: Any) -> str:
 
 
 @lru_cache(maxsize=16)
-def _environment(tag: str, fmt: str) -> jinja2.Environment:
+def _environment(tag: str, fmt: str, extra: tuple[str, ...] = ()) -> jinja2.Environment:
     html = fmt == "html"
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        loader=jinja2.FileSystemLoader([*extra, str(TEMPLATES)]),
         autoescape=html, extensions=["jinja2.ext.i18n"], trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True, undefined=jinja2.StrictUndefined,
         finalize=None if html else _markdown if fmt == "md" else _plain,
@@ -116,11 +116,26 @@ def _switches(lang: Language, page: str | None) -> list[Switch]:
     return [Switch(other.tag, other.native, f"../{other.tag}/{page}", other == lang) for other in LANGUAGES]
 
 
-def _render(template: str, lang: Language, fmt: str, **values: Any) -> str:
-    env = _environment(lang.tag, fmt)
+def html_environment(lang: Language, templates: Path) -> jinja2.Environment:
+    """The HTML environment of a language with a second folder of templates searched first
+    (the web app's), so that its pages extend and include these."""
+    return _environment(lang.tag, "html", (str(templates),))
+
+
+def page_values(lang: Language, values: dict[str, Any]) -> dict[str, Any]:
+    """What every page template reads, with the static site's defaults: links to pages as
+    ``VARIANT.html`` (``suffix``), no "Start game" (``start``: where games start), no icon."""
     values.setdefault("nav", [])
     values.setdefault("home", None)
-    return env.get_template(template).render(lang=lang.tag, languages=LANGUAGES, **values)
+    values.setdefault("suffix", ".html")
+    values.setdefault("start", None)
+    values.setdefault("icon", None)
+    return {"lang": lang.tag, "languages": LANGUAGES, **values}
+
+
+def _render(template: str, lang: Language, fmt: str, **values: Any) -> str:
+    env = _environment(lang.tag, fmt)
+    return env.get_template(template).render(**page_values(lang, values))
 
 
 def check_format(fmt: str) -> str:

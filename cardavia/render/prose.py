@@ -82,6 +82,7 @@ class Prose:
             "each_opponent": t._("each opponent"),
             "each_active_opponent": t._("each opponent still playing"),
             "other_opponents": t._("each other opponent"),
+            "other_active_opponents": t._("each other opponent still playing"),
         }
         return names.get(who, who)
 
@@ -131,6 +132,10 @@ class Prose:
                 "A player who wins stops playing while the others go on. The deal ends when {n} players have won "
                 "or the wall runs out.", f.max_winners))
             items.append(t._("Each player's wins, kong payments and end-of-wall payments are added together."))
+        elif f.after_win == "stay":
+            items.append(t._("A player who wins stays in the deal and may win again; each win is paid at once. The "
+                             "deal ends only when the wall runs out."))
+            items.append(t._("Each player's wins, kong payments and end-of-wall payments are added together."))
         else:
             items.append(t._("All players compete separately; the first valid win ends the deal."))
         if not f.exhausted:
@@ -147,6 +152,10 @@ class Prose:
         for copies, names in by_copies.items():
             items.append(t.ngettext("{groups}: {n} copy of each tile.", "{groups}: {n} copies of each tile.",
                                     copies, groups=cap(t.join(names))))
+        for g in f.tile_groups:
+            if g.ranks is not None:
+                items.append(t._("{group}: only the ranks {ranks}.", group=cap(self.group_name(g.group)),
+                                 ranks=t.join(str(r) for r in g.ranks)))
         absent = [self.group_name(g) for g in TILE_GROUPS if g not in f.has_group]
         if absent:
             items.append(t._("There are no {groups}.", groups=t.join(absent, style="or")))
@@ -168,6 +177,22 @@ class Prose:
                              wind=self.wind(f.round_wind)))
         items.append(t._("Draws come from the front of the wall, every replacement from its end. There is no "
                          "dead wall: the wall is exhausted when no tile is left."))
+        if f.exchange is not None:
+            directions = {
+                "next": t._("to the next player"), "previous": t._("to the previous player"),
+                "across": t._("to the player across"),
+                "dice": t._("in the direction two dice give: a total of 3, 6, 9 or 12 across, 4, 7 or 10 to the next "
+                            "player, 2, 5, 8 or 11 to the previous one")}
+            where = directions[str(f.exchange["direction"])]
+            if f.exchange["same_suit"]:
+                items.append(t.ngettext("After the deal, every player passes {n} tile of one suit on, all at once, "
+                                        "{direction}.",
+                                        "After the deal, every player passes {n} tiles of one suit on, all at once, "
+                                        "{direction}.", int(f.exchange["tiles"]), direction=where))
+            else:
+                items.append(t.ngettext("After the deal, every player passes {n} tile on, all at once, {direction}.",
+                                        "After the deal, every player passes {n} tiles on, all at once, {direction}.",
+                                        int(f.exchange["tiles"]), direction=where))
         if f.missing_suit is not None:
             items.append(t._("After the deal, each player, dealer first, declares a missing suit: characters, "
                              "dots or bamboo."))
@@ -212,6 +237,11 @@ class Prose:
                               "after the discarder wins."))
         if f.after_win == "continue":
             second.append(t._("A player who has won no longer draws, discards or claims."))
+        elif f.after_win == "stay":
+            second.append(t._("A player who has won sets the winning tile aside and keeps the other tiles locked: "
+                              "it discards every tile it draws unless it wins with it, claims a discard only to win "
+                              "again, and may declare a kong with a drawn tile only where its hand still waits on "
+                              "the same tiles."))
         third = []
         if f.kongs.get("concealed"):
             third.append(t._("Four matching tiles in hand may be declared as a concealed kong."))
@@ -362,9 +392,22 @@ class Prose:
         kongs = []
         for pay in f.kong_payments:
             payer = t._("the player who discarded the tile") if pay.payer == "discarder" else self.payer(pay.payer)
-            kongs.append(t._("{kong}: {payer} pays {amount} to its owner when it is declared.",
-                             kong=self.kong_kind(pay.kong or ""), payer=payer,
-                             amount=formulas.amount(pay.amount, t, formulas.TOTAL, unit=self.unit(2))))
+            amount = formulas.amount(pay.amount, t, formulas.KONG, unit=self.unit(2))
+            if pay.when:
+                kongs.append(t._("{kong}: {payer} pays {amount} to its owner when it is declared, if {condition}.",
+                                 kong=self.kong_kind(pay.kong or ""), payer=payer, amount=amount,
+                                 condition=formulas.condition(pay.when, t, formulas.KONG, unit=self.unit(2))))
+            else:
+                kongs.append(t._("{kong}: {payer} pays {amount} to its owner when it is declared.",
+                                 kong=self.kong_kind(pay.kong or ""), payer=payer, amount=amount))
+        if f.kong_transfer == "first":
+            kongs.append(t._("Call transfer: when the discard a player makes right after a kong's replacement draw "
+                             "is won on, what that kong collected goes to the winner; with several winners, to the "
+                             "first in turn order after the discarder."))
+        elif f.kong_transfer == "split":
+            kongs.append(t._("Call transfer: when the discard a player makes right after a kong's replacement draw "
+                             "is won on, what that kong collected goes to the winner; several winners share it, the "
+                             "first in turn order after the discarder taking what does not divide."))
         if kongs:
             if f.after_win == "continue" and winners_skip_kong_charges(f):
                 kongs.append(t._("Players who have already won pay no later kong charges."))
@@ -397,12 +440,31 @@ class Prose:
                     "When the deal ends because {n} player has won, none of these payments is made.",
                     "When the deal ends because {n} players have won, none of these payments is made.",
                     f.max_winners)))
-        elif f.after_win == "continue":
+        elif f.after_win in ("continue", "stay"):
             blocks.append(Block(items=[t._("When the wall runs out, no further payments are made.")]))
         else:
             blocks.append(Block(items=[t._("If the wall runs out with no winner, the deal is drawn, with no "
                                            "payments.")]))
         return Section(5, t._("Scoring and end"), blocks)
+
+    def options(self) -> Section | None:
+        """The house rules the page follows, when the variant offers options."""
+        t, f = self.t, self.f
+        if not f.options:
+            return None
+        items = []
+        for o in f.options:
+            chosen = t._("{option}: {choice}.", option=self.vtext(roles.OPTION_NAME, o.name),
+                         choice=self.vtext(roles.CHOICE_NAME, o.chosen.name))
+            parts = [chosen]
+            if o.chosen.description:
+                parts.append(self.vtext(roles.CHOICE_DESCRIPTION, o.chosen.description))
+            if o.others:
+                parts.append(t._("Other choices: {choices}.", choices=t.join(
+                    (self.vtext(roles.CHOICE_NAME, c.name) for c in o.others), style="or")))
+            items.append(t.sentences(parts))
+        intro = t._("This game offers house rules; this page follows the choices below.")
+        return Section(6, t._("House rules"), [Block(text=intro), Block(items=items)])
 
     # --------------------------------------------------------------- page
     def frame(self) -> str:
@@ -428,10 +490,11 @@ class Prose:
         f, t = self.f, self.t
         return GamePage(
             figures=self.figures(), figures_label=t._("At a glance"),
-            variant=f.id, lang=t.lang.tag, name=self.vtext(roles.VARIANT_NAME, f.name),
+            variant=f.id, page=f.page or f.id, lang=t.lang.tag, name=self.vtext(roles.VARIANT_NAME, f.name),
             title=self.vtext(roles.VARIANT_TITLE, f.title), summary=self.vtext(roles.VARIANT_SUMMARY, f.summary),
             frame=self.frame(),
-            sections=[self.objective(), self.setup(), self.turn(), self.patterns(), self.scoring()],
+            sections=[s for s in (self.objective(), self.setup(), self.turn(), self.patterns(), self.scoring(),
+                                  self.options()) if s is not None],
             rules_heading=t._("Rules"),
         )
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from cardavia.compiler.registry import load_variant, shipped_variants
 
+from .facts import page_name
 from .languages import LANGUAGES, Language
 from .pages import NavLink, family_document, render_family, render_game, render_index, render_root
 
@@ -34,7 +35,7 @@ def _families(variants: list[CompiledVariant]) -> dict[str, list[CompiledVariant
 
 def _nav(games: list[GamePage], current: str | None, prefix: str = "") -> list[NavLink]:
     """The links to every game of a language's pages, ``current`` marked."""
-    return [NavLink(f"{prefix}{g.variant}.html", g.name, g.variant == current) for g in games]
+    return [NavLink(f"{prefix}{g.page}.html", g.name, g.page == current) for g in games]
 
 
 def build_site(out: str | Path, variants: list[CompiledVariant] | None = None,
@@ -59,8 +60,9 @@ def build_site(out: str | Path, variants: list[CompiledVariant] | None = None,
             write(f"{lang.tag}/{family}.html", render_family(members, lang, site_page=f"{family}.html",
                                                              home="index.html", nav=_nav(games, None)))
             for v in members:
-                write(f"{lang.tag}/{v.id}.html", render_game(v, lang, "html", site_page=f"{v.id}.html",
-                                                             home="index.html", nav=_nav(games, v.id)))
+                page = page_name(v)
+                write(f"{lang.tag}/{page}.html", render_game(v, lang, "html", site_page=f"{page}.html",
+                                                             home="index.html", nav=_nav(games, page)))
         write(f"{lang.tag}/index.html", render_index(docs, lang, nav=_nav(games, None)))
         if lang == LANGUAGES[0]:
             write("index.html", render_root(docs, nav=_nav(games, None, f"{lang.tag}/")))

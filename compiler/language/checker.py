@@ -50,6 +50,10 @@ MAX_COST = 20_000_000
 MAX_CHARS = 100_000
 #: Python refuses source nested 200 parentheses deep; each level here writes at most two.
 MAX_DEPTH = 80
+#: Bound on the steps of every condition and value of a pattern table together (what one
+#: arrangement of a hand may cost), far above the shipped variants' (at most 278,621):
+#: many expressions each within MAX_COST must not add up to a scorer that never ends.
+MAX_TOTAL_COST = 100_000_000
 
 
 def within_bounds(node: ir.Node) -> str | None:
@@ -319,4 +323,4 @@ def check(text: str, env: Env, want: Type | None = None, what: str = "the expres
     return node
 
 
-__all__ = ["MAX_CHARS", "MAX_COST", "MAX_DEPTH", "Env", "ExpressionError", "check", "within_bounds"]
+__all__ = ["MAX_CHARS", "MAX_COST", "MAX_DEPTH", "MAX_TOTAL_COST", "Env", "ExpressionError", "check", "within_bounds"]

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from itertools import combinations, permutations
 from typing import Any
 
+from ..errors import EvaluationError, quoted
 from ..model.groups import TILES
 from ..records import FrozenRecord
 from .types import ANY, BOOL, GROUP, INT, PLAYER, STR, TILE, Type, compatible, is_collection, list_of, set_of
@@ -65,6 +66,8 @@ PLAYER_ATTRS: dict[str, tuple[Type, str]] = {
     "pig": (BOOL, "still holds a tile of the declared missing suit"),
     "ready_value": (INT, "the most the ready hand could win (settlement.ready_value), 0 if not ready"),
     "kong_income": (INT, "what the player's kongs collected in this deal"),
+    "dealer": (BOOL, "is the dealer (East) of this deal"),
+    "discarder": (BOOL, "discarded the winning tile, or had the kong robbed (win payments)"),
 }
 
 ATTRS = {TILE: TILE_ATTRS, GROUP: GROUP_ATTRS, PLAYER: PLAYER_ATTRS}
@@ -295,13 +298,13 @@ def tally(counts: bytes, attr: str, value: Any) -> int:
 
 def power(base: int, exp: int) -> int:
     if exp < 0 or exp > 64:
-        raise ArithmeticError(f"exponent {exp} out of range 0..64")
+        raise EvaluationError(f"the exponent of '**' is {quoted(exp)}, outside 0 to 64")
     return base ** exp
 
 
 def divide(a: int, b: int, op: str) -> int:
     if b == 0:
-        raise ArithmeticError("division by zero")
+        raise EvaluationError(f"a division by zero ({quoted(a)} {op} 0)")
     return a // b if op == "//" else a % b
 
 

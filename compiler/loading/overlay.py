@@ -8,11 +8,12 @@ part is reported in the file that holds it.
 
 The merge, one rule for each kind of value:
 
-* mappings merge key by key;
+* mappings merge key by key; a key given ``null`` (``~``) is removed: the base's value
+  no longer applies (a key a mapping may leave out, such as ``play.max_winners``);
 * the lists ``scoring.patterns`` and ``scoring.shapes`` merge by ``id``: an entry whose
   id exists changes only the keys it gives, ``remove: true`` deletes it, a new id is
-  appended unless it says ``before: ID`` or ``after: ID`` (order matters: a pattern acts
-  on those after it); an existing entry moves when it says either;
+  appended unless it says ``before: ID`` or ``after: ID`` (order matters: an instance
+  excluded before its turn excludes nothing); an existing entry moves when it says either;
 * every other list, and every scalar, replaces what it overrides.
 """
 
@@ -22,7 +23,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from ..errors import Problem, VariantError
+from ..errors import Problem, VariantError, quoted
 from .source import Mark, Path_, Source, load
 
 #: Lists merged by the ``id`` of their entries.
@@ -31,6 +32,11 @@ BY_ID: frozenset[Path_] = frozenset({("scoring", "patterns"), ("scoring", "shape
 _STEERING = ("remove", "before", "after")
 #: The most files one variant may be made of (a longer chain is a mistake, or a loop).
 MAX_CHAIN = 16
+#: The most entries of a list merged by id, and the most options: what the schema allows
+#: (variant.schema.json's maxItems and maxProperties), checked before merging, whose work
+#: grows with their product.
+MAX_ENTRIES = 1000
+MAX_OPTIONS = 100
 
 
 class Located:
@@ -95,6 +101,10 @@ class _Merger:
             value = dict(base.value)
             keys = dict(base.key_marks)
             for k, v in over.value.items():
+                if v.value is None:  # removed
+                    value.pop(k, None)
+                    keys.pop(k, None)
+                    continue
                 value[k] = self.merge(base.value[k], v, path + (k,)) if k in base.value else v
                 keys[k] = over.key_marks.get(k, over.mark)
             return Located(value, base.mark, keys)
@@ -104,6 +114,11 @@ class _Merger:
 
     def merge_by_id(self, base: list[Located], over: list[Located], path: Path_) -> list[Located]:
         entries = list(base)
+        if len(over) > MAX_ENTRIES or len(base) > MAX_ENTRIES:
+            self.problem(over[0].mark if len(over) > MAX_ENTRIES else base[0].mark,
+                         f"{'.'.join(path)}: expected at most {MAX_ENTRIES:,} entries, got "
+                         f"{max(len(over), len(base)):,}")
+            return entries
 
         def index_of(ident: Any) -> int | None:
             return next((i for i, e in enumerate(entries) if _id(e) == ident), None)
@@ -120,7 +135,7 @@ class _Merger:
             if steer.get("remove") is not None and steer["remove"].value is True:
                 if at is None:
                     self.problem(entry.key_marks.get("remove", entry.mark),
-                                 f"remove: there is no {ident!r} to remove in {'.'.join(path)}")
+                                 f"remove: there is no {quoted(ident)} to remove in {'.'.join(path)}")
                 else:
                     del entries[at]
                 continue
@@ -140,7 +155,7 @@ class _Merger:
                     other = index_of(steer[key].value)
                     if other is None:
                         self.problem(entry.key_marks.get(key, entry.mark),
-                                     f"{key}: there is no {steer[key].value!r} in {'.'.join(path)}: "
+                                     f"{key}: there is no {quoted(steer[key].value)} in {'.'.join(path)}: "
                                      "expected the id of an entry")
                     else:
                         where = other if key == "before" else other + 1
@@ -171,9 +186,12 @@ def load_document(text: str, file: str, resolve: Callable[[str, str], Path],
     problems: list[Problem] = []  # duplicate keys: reported with the later stages' problems
 
     def tree_of(text: str, file: str) -> Located:
-        if len(chain) >= MAX_CHAIN or file in chain:
-            loop = " -> ".join([*chain, file])
-            raise VariantError([Problem(file, 1, 1, f"extends makes a loop or too long a chain: {loop}")])
+        if file in chain:  # the files named by their last part: a message of bounded length
+            loop = " -> ".join(Path(f).name for f in [*chain[chain.index(file):], file])
+            raise VariantError([Problem(file, 1, 1, f"extends makes a loop: {loop}")])
+        if len(chain) >= MAX_CHAIN:
+            raise VariantError([Problem(file, 1, 1, f"extends makes too long a chain: more than {MAX_CHAIN} files "
+                                                    f"({Path(chain[0]).name} -> ... -> {Path(file).name})")])
         chain.append(file)
         texts.append(text)
         source = load(text, file)
@@ -217,9 +235,12 @@ def apply_options(tree: Located, given: Mapping[str, str]) -> tuple[Located, dic
     def problem(mark: Mark, message: str) -> None:
         problems.append(Problem(mark.file or "<variant>", mark.line, mark.column, message))
 
+    if len(table) > MAX_OPTIONS:
+        raise VariantError([Problem(where.file or "<variant>", where.line, where.column,
+                                    f"options: expected at most {MAX_OPTIONS} options, got {len(table):,}")])
     for name in given:
         if name not in table:
-            problem(where, f"--option {name}: this variant has no option {name!r}: "
+            problem(where, f"--option {name}: this variant has no option {quoted(name)}: "
                            f"expected one of {', '.join(table) or 'none (it declares no options)'}")
     chosen: dict[str, str] = {}
     for name, option in table.items():
@@ -231,7 +252,7 @@ def apply_options(tree: Located, given: Mapping[str, str]) -> tuple[Located, dic
         if not isinstance(choices, dict):
             continue
         if default is not None and default.value not in choices:
-            problem(default.mark, f"option {name}: the default {default.value!r} is not one of its choices: "
+            problem(default.mark, f"option {name}: the default {quoted(default.value)} is not one of its choices: "
                                   f"expected one of {', '.join(map(str, choices))}")
             continue
         pick = given.get(name, default.value if default is not None else None)

@@ -14,7 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from ..errors import Report
+from ..errors import Report, quoted
 from .source import Source, shorten
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -66,7 +66,7 @@ def _got(instance: Any) -> str:
         return f"the text {shorten(repr(instance))}"
     if instance is None:
         return "nothing"
-    return f"{instance!r}"
+    return quoted(instance)
 
 
 def _type_words(t: Any) -> str:
@@ -100,7 +100,7 @@ def _describe(error: ValidationError, path: tuple[Any, ...]) -> str:
         missing = [k for k in value if not (isinstance(inst, dict) and k in inst)]
         return f"{at}: missing the required key {missing[0]!r}" if missing else f"{at}: {error.message}"
     if v == "enum":
-        return f"{at}: {inst!r} is not allowed: expected one of {', '.join(repr(x) for x in value)}"
+        return f"{at}: {quoted(inst)} is not allowed: expected one of {', '.join(repr(x) for x in value)}"
     if v == "const":
         return f"{at}: expected {value!r}, got {_got(inst)}"
     if v == "type":
@@ -113,6 +113,10 @@ def _describe(error: ValidationError, path: tuple[Any, ...]) -> str:
         return f"{at}: expected a non-empty text" if value == 1 else f"{at}: expected at least {value} characters"
     if v == "minItems":
         return f"{at}: expected at least {value} element{'s' if value != 1 else ''}, got {len(inst)}"
+    if v == "maxItems":
+        return f"{at}: expected at most {value:,} elements, got {len(inst):,}"
+    if v == "maxProperties":
+        return f"{at}: expected at most {value:,} entries, got {len(inst):,}"
     if v == "uniqueItems":
         return f"{at}: expected each element once, got duplicates"
     if v in ("oneOf", "anyOf"):
@@ -157,14 +161,14 @@ def validate(source: Source, report: Report) -> set[str]:
                 extra = [k for k in inst if k not in allowed]
                 for k in extra:
                     expected = f": expected one of {', '.join(allowed)}" if allowed else ""
-                    add(path + (k,), f"{where(path)}: unknown key {k!r}{expected}", key=True)
+                    add(path + (k,), f"{where(path)}: unknown key {quoted(k)}{expected}", key=True)
                 if extra:
                     continue
             if error.validator == "required":
                 add(path, _describe(error, path), key=bool(path))
                 continue
             if error.validator_value is not None and error.schema_path and "propertyNames" in error.schema_path:
-                add(path + (inst,), f"{where(path)}: the key {inst!r} is not allowed: "
+                add(path + (inst,), f"{where(path)}: the key {quoted(inst)} is not allowed: "
                     f"{_describe(error, path).split(': ', 1)[1]}", key=True)
                 continue
             add(path, _describe(error, path))

@@ -221,6 +221,28 @@ def validate(hand: Hand, max_copies: int = MAX_COPIES, size: int | None = None) 
 
 _BOOL_FLAGS = ("self_drawn", "last_tile_of_kind", "kong_replacement", "robbing_kong", "last_wall_tile")
 
+#: The events of the deal a win may carry (a request's ``deal`` object, kept in
+#: ``Hand.extra["deal"]``), with their type; those not given are false or 0.
+DEAL_EVENTS: dict[str, type] = {"first_turn": bool, "first_go_around": bool, "dealer_first_discard": bool,
+                                "dealer": bool, "tiles_left": int, "dealer_repeats": int}
+
+
+def deal_events(value: Any) -> dict[str, Any]:
+    """A request's ``deal`` object, checked: known names, true/false or a whole number 0 or more."""
+    if not isinstance(value, dict):
+        raise HandError(f"deal: expected an object naming events of the deal ({', '.join(DEAL_EVENTS)})")
+    out: dict[str, Any] = {}
+    for name, v in value.items():
+        want = DEAL_EVENTS.get(name)
+        if want is None:
+            raise HandError(f"deal: unknown event {quoted(name)}: expected one of {', '.join(DEAL_EVENTS)}")
+        if want is bool and not isinstance(v, bool):
+            raise HandError(f"deal.{name}: expected true or false, got {quoted(v)}")
+        if want is int and (isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 999):
+            raise HandError(f"deal.{name}: expected a whole number 0-999, got {quoted(v)}")
+        out[name] = v
+    return out
+
 
 def _tile(value: Any, where: str) -> int:
     try:
@@ -294,6 +316,7 @@ def _from_json(obj: Any, size: int | None = None) -> Hand:
         kong_replacement=flags["kong_replacement"], robbing_kong=flags["robbing_kong"],
         last_wall_tile=flags["last_wall_tile"],
         missing_suit=missing,
+        extra={"deal": deal_events(obj["deal"])} if obj.get("deal") is not None else None,
     )
     return validate(hand, size=size)
 
@@ -339,6 +362,8 @@ def from_json_fast(obj: Any, size: int | None = None) -> Hand | None:
     if type(obj) is not dict:
         return None
     get = obj.get
+    if get("deal") is not None:  # events of the deal: read by the full path
+        return None
     hand_in = get("hand")
     if type(hand_in) is not list:
         return None

@@ -156,6 +156,8 @@ TILE_GROUPS: dict[str, tuple[int, ...]] = {
     "flowers": tuple(range(34, 38)),
     "seasons": tuple(range(38, 42)),
 }
+#: The groups that may keep some ranks only (``ranks:`` in a variant's ``tiles``).
+SUIT_GROUPS = ("characters", "dots", "bamboo")
 
 
 class TileSet(FrozenRecord):
@@ -167,12 +169,15 @@ class TileSet(FrozenRecord):
         vars(self).update(kinds=kinds)
 
     @classmethod
-    def build(cls, groups: list[tuple[str, int]]) -> TileSet:
-        """From (group name, copies) pairs, ids assigned group by group, copy by copy."""
+    def build(cls, groups: list[tuple[str, int]] | list[tuple[str, int, frozenset[int] | None]]) -> TileSet:
+        """From (group name, copies[, ranks kept]) tuples, ids assigned group by group, copy by
+        copy; a group with ranks keeps only its tiles of those ranks (``None``: all of them)."""
         kinds: list[int] = []
-        for name, copies in groups:
+        for name, copies, *rest in groups:
+            ranks = rest[0] if rest else None
             for kind in TILE_GROUPS[name]:
-                kinds.extend([kind] * copies)
+                if ranks is None or rank_of(kind) in ranks:
+                    kinds.extend([kind] * copies)
         return cls(tuple(kinds))
 
     def __len__(self) -> int:

@@ -68,6 +68,19 @@ PATTERN_FACTS: dict[str, Fact] = {f.name: f for f in [
     Fact("seat", INT, "the winner's seat number: East 1, South 2, West 3, North 4"),
     Fact("flowers", list_of(TILE), "the winner's flowers and seasons", most=8),
     Fact("missing_suit", STR, "the declared missing suit (m, p, s), or \"\"", values=frozenset({"m", "p", "s", ""})),
+    # Events of the deal (a played deal gives them; a scoring request's ``deal`` object)
+    Fact("first_turn", BOOL, "the winner had not discarded yet and no one has claimed or declared a kong in the "
+                             "deal (the dealer winning on the dealt tiles, a player winning on its first draw or on "
+                             "a discard before its own first one)", lazy=True),
+    Fact("first_go_around", BOOL, "the win comes in the deal's first go-around: no claim or kong yet and fewer "
+                                  "discards before the winning tile than there are players", lazy=True),
+    Fact("dealer_first_discard", BOOL, "the winning tile is the dealer's first discard, before any claim or kong",
+         lazy=True),
+    Fact("dealer", BOOL, "the winner is the dealer", lazy=True),
+    Fact("tiles_left", INT, "the tiles left in the wall when the winning tile was taken", lazy=True,
+         span=(0, None)),
+    Fact("dealer_repeats", INT, "how many deals in a row the dealer has kept the deal (0 in its first)",
+         lazy=True, span=(0, None)),
 ]}
 
 
@@ -289,6 +302,34 @@ class HandContext:
         if got is None:
             got = root._waits = list(map(_TILE_OF, kinds_in(self._held_wait_mask())))
         return got
+
+    def _deal_event(self, name: str) -> Any:
+        events = (self._facts or self).hand.extra.get("deal")
+        return events.get(name, 0) if events else 0
+
+    @property
+    def first_turn(self) -> bool:
+        return bool(self._deal_event("first_turn"))
+
+    @property
+    def first_go_around(self) -> bool:
+        return bool(self._deal_event("first_go_around"))
+
+    @property
+    def dealer_first_discard(self) -> bool:
+        return bool(self._deal_event("dealer_first_discard"))
+
+    @property
+    def dealer(self) -> bool:
+        return bool(self._deal_event("dealer"))
+
+    @property
+    def tiles_left(self) -> int:
+        return int(self._deal_event("tiles_left"))
+
+    @property
+    def dealer_repeats(self) -> int:
+        return int(self._deal_event("dealer_repeats"))
 
     @property
     def unique_wait(self) -> bool:

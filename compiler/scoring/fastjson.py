@@ -68,6 +68,7 @@ else:
         robbing_kong: bool | None = None
         last_wall_tile: bool | None = None
         missing_suit: _Suit | None = None
+        deal: dict[str, int] | None = None  # events of the deal: read by the full path
 
     _decode = msgspec.json.Decoder(_Request).decode
 
@@ -95,6 +96,8 @@ def facts_from_line(line: bytes | str, build: Callable[..., Any] | None = hand_f
     try:
         r = _decode(line)
     except Exception:  # not JSON, a type that is not the request's, nested too deep
+        return None
+    if r.deal is not None:
         return None
     melds = r.melds
     return checked_hand(r.hand, r.win_tile, [(m.type, m.concealed, *m.tiles) for m in melds] if melds else None,

@@ -110,7 +110,7 @@ def sets_and_pair(counts: Sequence[int], need: int, live: int, suits: Sequence[b
     ``live``: the kinds of which a copy is still unseen (bit k for kind k), the only ones a
     completion adds; blocks are completed in order, pairs and two-sided chows first."""
     unseen = [live >> k & 1 for k in range(34)]
-    if need < 0 or need > 4:
+    if need < 0:
         return []
     out: list[Completion] = []
     seen: set[tuple[int, ...]] = set()

@@ -68,9 +68,9 @@ def threats(deal: Deal, seat: int, rules: Rules) -> list[Threat]:
     """Every opponent still in the deal, as ``seat`` sees it."""
     out = []
     kinds = deal.kinds
-    won = tuple(deal.won)
+    out_of = tuple(deal.out)
     for o in range(deal.n):
-        if o == seat or won[o]:
+        if o == seat or out_of[o]:
             continue
         melds = deal.melds[o]
         river = deal.rivers[o]
@@ -82,10 +82,12 @@ def threats(deal: Deal, seat: int, rules: Rules) -> list[Threat]:
         leaning = _kept_suit(kinds, river, suited, rules.suits) if suit is None and len(suited) <= 1 else None
         honors = 3 in suits
         ready = min(0.9, max(0.0, READY_BASE + READY_TURN * turns + READY_SET * len(exposed)))
+        if deal.won[o]:
+            ready = 1.0  # a winner still in (winners stay in): its locked hand waits still
         lack = deal.missing[o]
         missing = SUITS.index(lack) if lack is not None else None
         total = _plausible_total(deal, o, suit, rules)
-        cost = -rules.utility(-rules.paid_by_discarder(total, o, seat, won))
+        cost = -rules.utility(-rules.paid_by_discarder(total, o, seat, out_of, deal.dealer))
         out.append(Threat(o, ready, suit, honors, leaning, cost, frozenset(kinds[t] for t in river), missing))
     return out
 

@@ -86,7 +86,7 @@ def _scored(rules: Rules, seen: Seen, plan: Plan, cp: list[int], melds: tuple[Me
         if unseen[k]:
             live |= 1 << k
     live &= plan.mask
-    key = (plan.name, tuple(cp), live, seen.context(melds), seen.seat, seen.won, bound, depth.limit)
+    key = (plan.name, tuple(cp), live, seen.context(melds), seen.seat, seen.out, seen.dealer, bound, depth.limit)
     cache = rules.scored
     hit = cache.get(key)
     if hit is not None:

@@ -8,6 +8,8 @@ Every decision is scored in one unit, what the seat can expect to collect (hands
   plus what the kong collects at once) against the hand as it is;
 * an own kong: the hand after it, plus what it collects, against the best discard;
 * a missing suit: the hand with that suit given up, judged the same way;
+* the tiles to pass on before play (an exchange): the runtime's sound default, the suit
+  held least and the tiles that help least (runtime/exchange.py);
 * a win: taken whenever it is offered, but at the strong level, which may pass a small
   self-drawn win early in the deal when a clearly larger one is one tile away on many
   unseen copies and nobody looks close to winning.
@@ -38,6 +40,7 @@ from cardavia.compiler.model.hand import Meld
 from cardavia.compiler.model.tiles import CODES, SUITS
 
 from ..actions import Action, Decision
+from ..exchange import baseline as exchange_choice
 from .defence import Threat, risk, threats
 from .hands import Depth, judge_discards, judge_hand, look_ahead
 from .value import Estimate, Rules, Seen, seen_of
@@ -108,6 +111,11 @@ class AIPlayer:
     def choose(self, deal: Deal, decision: Decision) -> Action:
         if decision.kind == "missing_suit":
             choice = self._missing_suit(deal, decision)
+        elif decision.kind == "exchange":
+            action = exchange_choice(deal.counts[decision.seat], decision)
+            choice = _Choice(action, 0.0, f"{action.label()}: the suit held least, the tiles that help least")
+        elif decision.kind == "turn" and deal.won[decision.seat]:
+            choice = self._locked_turn(decision)
         elif decision.kind == "turn":
             choice = self._turn(deal, decision)
         elif decision.kind == "claim":
@@ -165,6 +173,18 @@ class AIPlayer:
 
     # ------------------------------------------------------------------ decisions
 
+    @staticmethod
+    def _locked_turn(decision: Decision) -> _Choice:
+        """A winner's locked hand (winners stay in): win again, or keep the waits (a kong
+        that keeps them collects), or let the tile go."""
+        for do, note in (("win", "win: a valid win is always taken"),
+                         ("kong", "kong: the waits stay the same, and a kong collects")):
+            option = next((o for o in decision.options if o.do == do), None)
+            if option is not None:
+                return _Choice(option, 0.0, note)
+        option = next(o for o in decision.options if o.do == "discard")
+        return _Choice(option, 0.0, f"{option.label()}: the hand is locked")
+
     def _turn(self, deal: Deal, decision: Decision) -> _Choice:
         seat = decision.seat
         rules = rules_of(deal.variant)
@@ -217,7 +237,7 @@ class AIPlayer:
             melds[i] = Meld("kong", (kind,) * 4, False)
             kong = "added"
         est = self._judge(rules, seen, after, tuple(melds))
-        paid = rules.kong_income(kong, seen.seat, None, seen.won) if self.level.depth is not None else 0
+        paid = rules.kong_income(kong, seen.seat, None, seen.out, seen.dealer) if self.level.depth is not None else 0
         return self._score(est) + paid, f"{est.summary()}, collects {paid}"
 
     def _claim(self, deal: Deal, decision: Decision) -> _Choice:
@@ -267,7 +287,8 @@ class AIPlayer:
         for o, counts, melds in claims:
             if o.do == "kong":
                 est = self._judge(rules, seen, counts, melds)
-                paid = rules.kong_income("exposed", seat, decision.from_seat, seen.won) if self.level.depth else 0
+                paid = (rules.kong_income("exposed", seat, decision.from_seat, seen.out, seen.dealer)
+                        if self.level.depth else 0)
                 score = self._score(est) + paid
                 text = f"{est.summary()}, collects {paid}"
             else:
@@ -346,7 +367,7 @@ class AIPlayer:
         totals = rules.totals(seen, seen.melds, tuple(seen.counts), drawn)
         if totals[1] < 0:
             return None
-        take = rules.income(totals[1], True, seen.seat, seen.won)
+        take = rules.income(totals[1], True, seen.seat, seen.out, seen.dealer)
         allowed = sorted({o.tile for o in decision.options if o.do == "discard" and o.tile is not None})
         ranked = self._ranked(deal, seen, rules, list(seen.counts), seen.melds, allowed, found)
         score, kind, est, _ = ranked[0]

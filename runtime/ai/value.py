@@ -94,7 +94,8 @@ class Seen:
     pool: int  # their sum: the tiles this seat cannot see
     draws: float  # this seat's draws left, about
     active: int  # players still in the deal
-    won: tuple[bool, ...]
+    out: tuple[bool, ...]  # who has left the deal (a winner, unless winners stay in): pays no more
+    dealer: int
     lateness: float  # 0 at the first draw, 1 when the wall is empty
 
     def context(self, melds: tuple[Meld, ...]) -> tuple[object, ...]:
@@ -113,11 +114,11 @@ def seen_of(deal: Deal, seat: int, rules: Rules) -> Seen:
     counts = view.counts()
     table = view.table()
     unseen = [max(0, c - t - o) for c, t, o in zip(rules.copies, table, counts)]
-    active = deal.n - sum(deal.won)
+    active = deal.n - sum(deal.out)
     wall = deal.wall_left()
     start = rules.wall_start
     return Seen(seat, counts, view.melds, view.flowers, view.seat_wind, view.round_wind, view.missing_suit,
-                unseen, sum(unseen), wall / max(active, 1), active, tuple(deal.won),
+                unseen, sum(unseen), wall / max(active, 1), active, tuple(deal.out), deal.dealer,
                 min(1.0, max(0.0, 1.0 - wall / start)) if start > 0 else 1.0)
 
 
@@ -166,7 +167,7 @@ class Rules:
         #: Scored completions by plan and hand (hands.py), shared by every player of the variant.
         self.scored: dict[tuple[object, ...], list[Scored]] = {}
         self._scores: dict[tuple[object, ...], dict[tuple[tuple[int, ...], int], tuple[int, int]]] = {}
-        self._income: dict[tuple[int, int, bool, tuple[bool, ...]], int] = {}
+        self._income: dict[tuple[int, int, bool, tuple[bool, ...], int], int] = {}
         self._chains: dict[tuple[int, int, int, int, int, bool, int], tuple[float, float]] = {}
         self._ready_bonus: dict[tuple[int, int], float] = {}
         self.has_exhausted_rules = bool(self.settlement.exhausted)
@@ -182,27 +183,28 @@ class Rules:
 
     # ---------------------------------------------------------------- payments
 
-    def income(self, total: int, self_drawn: bool, seat: int, won: tuple[bool, ...]) -> int:
-        """What a win worth ``total`` collects (on a discard: from the next active seat)."""
-        key = (seat, total, self_drawn, won)
+    def income(self, total: int, self_drawn: bool, seat: int, out: tuple[bool, ...], dealer: int = 0) -> int:
+        """What a win worth ``total`` collects (on a discard: from the next seat still in)."""
+        key = (seat, total, self_drawn, out, dealer)
         hit = self._income.get(key)
         if hit is None:
             n = self.players
             frm = None
             if not self_drawn:
-                frm = next((s for s in ((seat + i) % n for i in range(1, n)) if not won[s]), (seat + 1) % n)
-            pays = win_payments(self.settlement, seat, frm, total, {"self_drawn": self_drawn}, 1, won)
+                frm = next((s for s in ((seat + i) % n for i in range(1, n)) if not out[s]), (seat + 1) % n)
+            pays = win_payments(self.settlement, seat, frm, total, {"self_drawn": self_drawn}, 1, out, dealer=dealer)
             hit = self._income[key] = sum(p.amount for p in pays if p.payee == seat)
         return hit
 
-    def paid_by_discarder(self, total: int, winner: int, discarder: int, won: tuple[bool, ...]) -> int:
+    def paid_by_discarder(self, total: int, winner: int, discarder: int, out: tuple[bool, ...],
+                          dealer: int = 0) -> int:
         """What ``discarder`` pays when ``winner`` wins on its discard with ``total``."""
-        pays = win_payments(self.settlement, winner, discarder, total, {"self_drawn": False}, 1, won)
+        pays = win_payments(self.settlement, winner, discarder, total, {"self_drawn": False}, 1, out, dealer=dealer)
         return sum(p.amount for p in pays if p.payer == discarder)
 
-    def kong_income(self, kong: str, seat: int, from_seat: int | None, won: tuple[bool, ...]) -> int:
+    def kong_income(self, kong: str, seat: int, from_seat: int | None, out: tuple[bool, ...], dealer: int = 0) -> int:
         """What declaring a kong collects at once (the settlement's kong rules)."""
-        pays = kong_payments(self.settlement, kong, seat, from_seat, won)
+        pays = kong_payments(self.settlement, kong, seat, from_seat, out, dealer)
         return sum(p.amount for p in pays if p.payee == seat) - sum(p.amount for p in pays if p.payer == seat)
 
     def ready_bonus(self, total: int, active: int) -> float:
@@ -284,7 +286,7 @@ class Rules:
         """The utility of what a win worth ``total`` collects (0 for an invalid one, -1)."""
         if total < 0:
             return 0.0
-        return self.utility(self.income(total, self_drawn, seen.seat, seen.won))
+        return self.utility(self.income(total, self_drawn, seen.seat, seen.out, seen.dealer))
 
     def exit_value(self, seen: Seen) -> float:
         """Where play goes on after a win, what winning also saves: the payments a player

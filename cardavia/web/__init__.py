@@ -1,0 +1,1 @@
+"""The site served by ``cardavia serve``: rules pages and tables to play at (see app.py)."""
