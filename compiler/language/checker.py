@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
-from ..errors import did_you_mean
+from ..errors import did_you_mean, quoted
 from ..model.tiles import TileError, kind_of
 from ..records import FrozenRecord
 from . import ir
@@ -100,7 +100,11 @@ class _Checker:
 
     # literals
     def v_int(self, tree: Tree, env: Env) -> ir.Node:
-        return ir.Const(int(str(tree.children[0])))
+        digits = str(tree.children[0])
+        if len(digits) > 20 or int(digits) > ir.MAX_NUMBER:  # (int() refuses 4,300 digits)
+            raise _err(tree, f"the number {quoted(digits)} is too large: a number is at most 2 ** 64 "
+                             f"({ir.MAX_NUMBER:,})")
+        return ir.Const(int(digits))
 
     def v_string(self, tree: Tree, env: Env) -> ir.Node:
         return ir.Const(str(tree.children[0])[1:-1])
@@ -144,6 +148,10 @@ class _Checker:
         lo, hi = exp.span
         if (hi is not None and hi < 0) or (lo is not None and lo > 64):
             raise _err(tree.children[-1], "the exponent of '**' is always outside 0 to 64")
+        least = base.span[0]  # (the bit count first: a ** lo is worked out only when it is small)
+        if least is not None and least >= 2 and lo is not None and lo >= 0 and (
+                (least.bit_length() - 1) * lo > 64 or least ** lo > ir.MAX_NUMBER):
+            raise _err(tree, f"'**' is always beyond 2 ** 64, the largest number: at least {least} ** {lo}")
         return ir.Pow(base, exp)
 
     def v_arith(self, tree: Tree, env: Env) -> ir.Node:
@@ -154,9 +162,11 @@ class _Checker:
             right = self.expect(children[i + 1], env, INT, f"the right side of '{op}'")
             if op in ("//", "%") and right.span == (0, 0):
                 raise _err(children[i + 1], f"the right side of '{op}' is always 0: a division by zero")
-            # A divisor that cannot be 0 cannot fail; any other is checked at run time.
+            # A divisor that cannot be 0 cannot fail; any other is checked at run time. So is
+            # a product the spans of its sides do not keep within the bound of a number.
             lo, hi = right.span
             checked = op in ("//", "%") and not ((lo is not None and lo > 0) or (hi is not None and hi < 0))
+            checked = checked or (op == "*" and None in ir.Arith(op, node, right).span)
             node = ir.Arith(op, node, right, checked)
         return node
 

@@ -69,7 +69,9 @@ class _Emitter:
 
     def e_Arith(self, n: ir.Arith) -> str:
         left, right = self.emit(n.left), self.emit(n.right)
-        return f"D({left}, {right}, {n.op!r})" if n.checked else f"({left} {n.op} {right})"
+        if not n.checked:
+            return f"({left} {n.op} {right})"
+        return f"M({left}, {right})" if n.op == "*" else f"D({left}, {right}, {n.op!r})"
 
     def e_Pow(self, n: ir.Pow) -> str:
         return f"P({self.emit(n.base)}, {self.emit(n.exp)})"

@@ -40,11 +40,18 @@ from typing import Any, ClassVar
 from .types import BOOL, INT, STR, TILE, Type, is_collection, list_of, set_of
 from .types import from_json as type_from_json
 from .types import to_json as type_to_json
-from .vocabulary import Fact
+from .vocabulary import MAX_NUMBER, Fact
 
 Span = tuple[int | None, int | None]
 #: The span of a number nothing bounds.
 UNBOUNDED: Span = (None, None)
+
+
+def _within(span: Span) -> Span:
+    """``span`` with a bound beyond :data:`MAX_NUMBER` taken as no bound (what is beyond
+    fails at run time): the spans worked out from it stay small numbers."""
+    lo, hi = span
+    return (None if lo is None or lo < -MAX_NUMBER else lo, None if hi is None or hi > MAX_NUMBER else hi)
 
 
 def _join(*spans: Span) -> Span:
@@ -102,7 +109,7 @@ class Node:
         most, cost = self._measure(children)
         set_(self, "most", most)
         set_(self, "cost", cost)
-        set_(self, "span", self._span() if type == INT else UNBOUNDED)
+        set_(self, "span", _within(self._span()) if type == INT else UNBOUNDED)
 
     def _span(self) -> Span:
         """The least and the most this number can be (see the module docstring)."""
@@ -317,7 +324,8 @@ class Compare(Node):
 
 class Arith(Node):
     """``left op right`` for + - * // %; ``checked``: a division or remainder by a value
-    that may be zero, which fails with a clear error instead of Python's."""
+    that may be zero, which fails with a clear error instead of Python's, or a product
+    that may be beyond :data:`MAX_NUMBER`, which fails so."""
 
     __slots__ = ("op", "left", "right", "checked")
     tag = "arith"

@@ -296,10 +296,29 @@ def tally(counts: bytes, attr: str, value: Any) -> int:
     return sum(map(counts.__getitem__, _KINDS_BY[attr].get(value, ())))
 
 
+#: The largest magnitude of a number of the language: a literal beyond it is refused, a
+#: product or a power beyond it fails when it is worked out (``M``, ``P``), so that no
+#: expression makes a number too long to compute with or to write out.
+MAX_NUMBER = 2 ** 64
+
+
 def power(base: int, exp: int) -> int:
     if exp < 0 or exp > 64:
         raise EvaluationError(f"the exponent of '**' is {quoted(exp)}, outside 0 to 64")
-    return base ** exp
+    if abs(base) > 1 and (abs(base).bit_length() - 1) * exp > 64:  # at least 2 ** 65: not worked out
+        raise EvaluationError(f"{quoted(base)} ** {exp} is beyond 2 ** 64, the largest number")
+    result = base ** exp
+    if abs(result) > MAX_NUMBER:
+        raise EvaluationError(f"{quoted(base)} ** {exp} is beyond 2 ** 64, the largest number")
+    return result
+
+
+def multiply(a: int, b: int) -> int:
+    """``a * b`` of a product whose sides may make it beyond :data:`MAX_NUMBER`."""
+    result = a * b
+    if abs(result) > MAX_NUMBER:
+        raise EvaluationError(f"{quoted(a)} * {quoted(b)} is beyond 2 ** 64, the largest number")
+    return result
 
 
 def divide(a: int, b: int, op: str) -> int:
@@ -311,7 +330,7 @@ def divide(a: int, b: int, op: str) -> int:
 #: The namespace of every generated function: the shared tiles, the helpers of the
 #: emitted code and the built-in functions (``F_<name>``), with a minimal builtins.
 RUNTIME: dict[str, Any] = {
-    "T": TILES, "P": power, "D": divide, "PERM": permutations, "COMB": combinations, "TALLY": tally,
+    "T": TILES, "P": power, "D": divide, "M": multiply, "PERM": permutations, "COMB": combinations, "TALLY": tally,
     "__builtins__": {"any": any, "all": all, "sum": sum, "frozenset": frozenset, "len": len, "range": range,
                      "getattr": getattr},
 }

@@ -107,9 +107,11 @@ class _Merger:
                     continue
                 value[k] = self.merge(base.value[k], v, path + (k,)) if k in base.value else v
                 keys[k] = over.key_marks.get(k, over.mark)
-            return Located(value, base.mark, keys)
+            # A merged mapping or list is the overlay's: a problem of the whole (a key it
+            # removed that was required) is located where the overlay changed it.
+            return Located(value, over.mark, keys)
         if path in BY_ID and isinstance(base.value, list) and isinstance(over.value, list):
-            return Located(self.merge_by_id(base.value, over.value, path), base.mark)
+            return Located(self.merge_by_id(base.value, over.value, path), over.mark)
         return over
 
     def merge_by_id(self, base: list[Located], over: list[Located], path: Path_) -> list[Located]:
