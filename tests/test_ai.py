@@ -227,3 +227,14 @@ def test_the_missing_suit_is_never_a_suit_held_two_more_times_than_the_fewest() 
             held = [sum(deal.counts[decision.seat][9 * s:9 * s + 9]) for s in range(3)]
             assert held[SUITS.index(action.suit or "")] <= min(held) + 1
             deal.act(decision.seat, action)
+
+
+def test_a_scenarios_players_are_checked() -> None:
+    from cardavia.runtime.replay import ScenarioError
+
+    for players, message in (([" ai"] * 4, "unknown kind"), (["ai"] * 3, "expected 4 controller kinds"),
+                             ("ai", "expected 4 controller kinds")):
+        with pytest.raises(ScenarioError, match=message):
+            replay({"variant": "hk", "seed": 1, "autoplay": "ai", "players": players})
+    out = replay({"variant": "hk", "seed": 1, "players": ["baseline"] * 4})  # autoplay drawn-tile: players unused
+    assert out["end"] in ("win", "exhausted")
