@@ -1,4 +1,6 @@
-"""Deals per second for each variant with four baseline bots: one process, and ``--workers 2``.
+"""Deals per second for each variant with four players of one kind (``--players``: the baseline
+bot by default; ``ai`` for the default players of ``cardavia simulate``): one process, and
+``--workers 2``.
 
 Each figure plays ``--deals`` deals exactly as ``cardavia simulate`` does (wall, bots,
 independent validator included) and reports, as the median over ``--runs`` runs:
@@ -17,7 +19,7 @@ must equal the workers' (``same_results``). Also printed: the machine's load ave
 before and after (the other work sharing the cores), and the peak resident memory of
 this process and of the worker processes. Run from the repository::
 
-    python bench/bench_simulate.py [--deals 200] [--runs 3] [--variants hk mcr sichuan] [--json]
+    python bench/bench_simulate.py [--deals 200] [--runs 3] [--variants hk mcr sichuan] [--players baseline] [--json]
 """
 
 from __future__ import annotations
@@ -39,15 +41,23 @@ from cardavia.runtime.simulate import simulate  # noqa: E402
 _TIMINGS = ("deals_per_second", "seconds", "workers")
 
 
-def measure_once(variant: str, deals: int, seed: int) -> dict[str, float | bool | int]:
+def _stable(out: dict[str, object]) -> dict[str, object]:
+    """A result without its timings (the decision times of each kind among them)."""
+    kept = {k: v for k, v in out.items() if k not in _TIMINGS}
+    if isinstance(kept.get("by_kind"), dict):
+        kept["by_kind"] = {k: {f: x for f, x in v.items() if f != "decision_ms"} for k, v in kept["by_kind"].items()}
+    return kept
+
+
+def measure_once(variant: str, deals: int, seed: int, players: list[str]) -> dict[str, float | bool | int]:
     w0 = time.perf_counter()
-    two = simulate(variant, deals, seed=seed, workers=2)
+    two = simulate(variant, deals, seed=seed, workers=2, players=players)
     w1 = time.perf_counter()
     c1 = time.process_time()
-    one = simulate(variant, deals, seed=seed)
+    one = simulate(variant, deals, seed=seed, players=players)
     c2, w2 = time.process_time(), time.perf_counter()
     assert one["invariant_violations"] == 0 and two["invariant_violations"] == 0
-    same = {k: v for k, v in one.items() if k not in _TIMINGS} == {k: v for k, v in two.items() if k not in _TIMINGS}
+    same = _stable(one) == _stable(two)
     return {
         "cpu": deals / (c2 - c1),
         "wall": deals / (w2 - w1),
@@ -58,9 +68,10 @@ def measure_once(variant: str, deals: int, seed: int) -> dict[str, float | bool 
     }
 
 
-def measure(variant: str, deals: int, warmup: int, runs: int) -> dict[str, object]:
-    simulate(variant, warmup, seed=10 ** 6)
-    each = [measure_once(variant, deals, seed) for seed in range(1, runs + 1)]
+def measure(variant: str, deals: int, warmup: int, runs: int, kind: str) -> dict[str, object]:
+    players = [kind] * 4
+    simulate(variant, warmup, seed=10 ** 6, players=players)
+    each = [measure_once(variant, deals, seed, players) for seed in range(1, runs + 1)]
     med = {k: round(statistics.median(float(r[k]) for r in each), 1) for k in ("cpu", "wall", "workers2")}
     return {
         "deals": deals,
@@ -81,10 +92,11 @@ def main() -> int:
                     help="runs per variant, new walls each; medians reported (default 3)")
     ap.add_argument("--warmup", type=int, default=30)
     ap.add_argument("--variants", nargs="+", default=["hk", "mcr", "sichuan"])
+    ap.add_argument("--players", default="baseline", help="the kind in every seat (default baseline)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     load_before = os.getloadavg()
-    results = {v: measure(v, args.deals, args.warmup, args.runs) for v in args.variants}
+    results = {v: measure(v, args.deals, args.warmup, args.runs, args.players) for v in args.variants}
     load_after = os.getloadavg()
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     peak_workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
@@ -94,7 +106,8 @@ def main() -> int:
         print(json.dumps({"results": results, "peak_rss_mb": round(peak, 1),
                           "peak_worker_rss_mb": round(peak_workers, 1), "load_average": load}))
         return 0
-    print(f"medians of {args.runs} runs of {args.deals} deals each (wins and draws summed over the runs)")
+    print(f"four {args.players}: medians of {args.runs} runs of {args.deals} deals each "
+          "(wins and draws summed over the runs)")
     print(f"{'variant':<9} {'cpu/s':>8} {'wall/s':>8} {'2 workers/s':>12} {'speed-up':>9} {'wins':>6} {'draws':>6}"
           f"  cpu/s of each run")
     for v, r in results.items():

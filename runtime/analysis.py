@@ -41,6 +41,7 @@ from .shanten import (
     _EVAL_IDS,
     _KEY_TABLE,
     SUIT_OF,
+    WEIGHT,
     eval_ids,
     rests_of,
     standard_draws,
@@ -59,6 +60,11 @@ if TYPE_CHECKING:
 
 #: The shanten of a hand no declared shape can become (too many declared sets).
 NEVER = 99
+
+#: The useful-draw masks of standard shapes, by the four suit keys after a discard, the
+#: shanten to beat and the sets still to make (a cache: hands come back, a drawn tile
+#: discarded again).
+_USEFUL: dict[tuple[int, ...], int] = {}
 
 
 class Evaluator:
@@ -100,10 +106,10 @@ class Evaluator:
         """Shanten after discarding one tile of each kind in ``kinds``, in that order.
 
         Standard shapes first: per suit, one cached row (the shanten after discarding each
-        offset of that suit, against the merged table of the other suits); the other shapes
-        only when their bound (a discard never lowers their shanten below the value for the
-        whole hand) could still beat the best standard result, each from its own closed
-        form (``Shape.discard_shanten``).
+        offset of that suit, against the merged table of the other suits); each other shape
+        only when its bound (a discard never lowers its shanten below the value for the
+        whole hand) could still beat the best standard result, from its own closed form
+        (``Shape.discard_shanten``).
         """
         out = [NEVER] * len(kinds)
         needs = [sets - melds for sets in self.standard if sets >= melds]
@@ -132,12 +138,84 @@ class Evaluator:
                     if value < best:
                         best = value
                 out[i] = best
-        if not self.special or self._special(counts, melds) > min(out, default=NEVER):
+        if not self.special:
             return out
+        lowest = min(out, default=NEVER)
         for shape in self.special:
+            now = shape.shanten(counts, melds, standard_shanten)
+            if now is None or now > lowest:
+                continue  # no discard takes this shape below the best standard result
             row = shape.discard_shanten(counts, kinds, melds, standard_shanten)
             if row is not None:
                 out = [a if a < b else b for a, b in zip(out, row)]
+        return out
+
+    def useful_after(self, counts: list[int], melds: int, kinds: Sequence[int], values: Sequence[int],
+                     keys: Sequence[int] | None = None) -> list[int]:
+        """For each discard of ``kinds`` (held), leaving the shanten in ``values`` (as
+        :meth:`values` gives it): the kinds whose draw would then lower the shanten, as a
+        34-bit mask (no kind the hand would then hold four of).
+
+        Standard shapes: per discard, the merged tables of the other suits and one cached
+        row of the suit's table after each draw, per suit (the discard's own suit from its
+        key less the discard). Another shape only after a discard that leaves it at the
+        best shanten: a draw lowers a shanten by one at most, so only those shapes can
+        give a useful draw the standard shapes miss.
+        """
+        out = [0] * len(kinds)
+        needs = [sets - melds for sets in self.standard if sets >= melds]
+        if needs:
+            if keys is None:
+                keys = suit_keys(counts)
+            tabs = [table_of(key) for key in keys]
+            one = needs[0] if len(needs) == 1 else -1
+            for i, k in enumerate(kinds):
+                target = values[i]
+                suit = SUIT_OF[k]
+                after = list(keys)
+                after[suit] -= WEIGHT[k]
+                cache_key = (after[0], after[1], after[2], after[3], target, *needs)
+                hit = _USEFUL.get(cache_key)
+                if hit is not None:
+                    out[i] = hit
+                    continue
+                changed = list(tabs)
+                changed[suit] = table_of(after[suit])
+                rests = rests_of(changed)
+                mask = 0
+                for s in range(4):
+                    rest = rests[s]
+                    base = 9 * s
+                    for offset, new in enumerate(suit_adds(after[s])):
+                        if new < 0:
+                            continue
+                        if one >= 0:
+                            value = eval_ids(rest, new, one)
+                        else:
+                            value = min(eval_ids(rest, new, need) for need in needs)
+                        if value < target:
+                            mask |= 1 << (base + offset)
+                if len(_USEFUL) > 200_000:
+                    _USEFUL.clear()
+                _USEFUL[cache_key] = mask
+                out[i] = mask
+        for shape in self.special:
+            row = shape.discard_shanten(counts, kinds, melds, standard_shanten)
+            if row is None:
+                continue
+            for i, k in enumerate(kinds):
+                if row[i] > values[i]:
+                    continue
+                counts[k] -= 1
+                drawn = shape.draw_shanten(counts, melds, standard_shanten, standard_draws)
+                counts[k] += 1
+                if drawn is None:
+                    continue
+                mask = out[i]
+                for j, value in enumerate(drawn):
+                    if value < values[i]:
+                        mask |= 1 << j
+                out[i] = mask
         return out
 
     def draws(self, counts: list[int], melds: int, keys: Sequence[int] | None = None) -> list[int]:
@@ -454,6 +532,20 @@ class Analyst:
                 counts[k] += 1
         unseen = self.unseen(view)
         out = []
+        if not junk:
+            # The tables give each discard's useful draws at once; a discard leaving the hand
+            # ready takes its waits from the compiler's one answer, as ``useful`` does.
+            masks = self.evaluator.useful_after(good, melds, kinds, values)
+            for k, value, mask in zip(kinds, values, masks):
+                counts[k] -= 1
+                if value == 0 or value >= NEVER:
+                    useful = self._useful(counts, counts, 0, melds, value, view)
+                else:
+                    useful = kinds_in(mask & self.playable_mask & ~avoid & ~self._exhausted(view, counts))
+                counts[k] += 1
+                out.append(Discard(k, value, tuple(useful), sum(unseen[u] for u in useful)))
+            out.sort(key=lambda d: (d.shanten, -d.unseen, d.tile))
+            return tuple(out)
         for k, value in zip(kinds, values):
             counts[k] -= 1
             if avoid >> k & 1:

@@ -1,4 +1,6 @@
-"""Computer players: the baseline bot (legal, greedy toward a win) and a random player.
+"""Computer players: the baseline bot (legal, greedy toward a win), a random player, and
+the kinds a ``--players`` list names (:func:`make_controller`: the AI levels are
+runtime/ai's :class:`~runtime.ai.AIPlayer`).
 
 The baseline bot always wins when it can, keeps the discard that leaves the lowest shanten
 (ties: the least connected tile), claims or declares a kong only when that does not move
@@ -8,7 +10,7 @@ extra cost: equally good discards give up the least-held suits first (toward one
 and honors), and it does not chow (a pung or kong still, when it helps). It reads only
 its own hand, its own melds and the options it is given. It counts the shanten of its hand
 with the hand analysis's :class:`~runtime.analysis.Evaluator`, over every shape but the
-knitted ones. The kinds ``ai``, ``ai:easy`` and ``ai:strong`` play as this bot for now.
+knitted ones. It is the reference the AI levels are measured against (bench/bench_ai.py).
 """
 
 from __future__ import annotations
@@ -30,7 +32,9 @@ if TYPE_CHECKING:
 
 _WIN = Action("win")
 
-KINDS = ("baseline", "random", "ai", "ai:easy", "ai:strong")
+KINDS = ("baseline", "random", "ai", "ai:easy", "ai:normal", "ai:strong")
+#: The AI level each ``ai`` kind plays (``ai`` is the normal level).
+AI_LEVELS = {"ai": "normal", "ai:easy": "easy", "ai:normal": "normal", "ai:strong": "strong"}
 
 
 def _connection(counts: Sequence[int], k: int) -> int:
@@ -199,9 +203,14 @@ class RandomBot:
 
 
 def make_controller(kind: str, seed: int) -> Controller:
-    """A controller for a ``--players`` kind; the AI levels are the baseline bot for now."""
+    """A controller for a ``--players`` kind: ``baseline``, ``random``, or an AI level."""
     if kind == "random":
         return RandomBot(seed)
-    if kind in KINDS:
+    if kind == "baseline":
         return BaselineBot(seed)
+    level = AI_LEVELS.get(kind)
+    if level is not None:
+        from .ai import AIPlayer
+
+        return AIPlayer(level, seed)
     raise ValueError(f"unknown player kind {kind!r}: expected one of {', '.join(KINDS)}")

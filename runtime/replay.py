@@ -38,9 +38,28 @@ class _Script:
             return self.queue.popleft()
         return None, self.fallback.choose(deal, decision)
 
+    def why(self) -> str | None:
+        """Why autoplay took its last decision, when its controller says (the AI does)."""
+        reason = getattr(self.fallback, "reason", None)
+        return reason if isinstance(reason, str) else None
 
-def load_scenario(obj: Any) -> tuple[Deal, list[_Script]]:
-    """Check a scenario object and set up its deal and scripted seats."""
+
+def _players(raw: Any, n: int) -> list[str]:
+    """A scenario's ``players``: one controller kind a seat, as in simulate."""
+    from .bots import KINDS
+
+    if not isinstance(raw, list) or len(raw) != n or not all(isinstance(k, str) for k in raw):
+        raise ScenarioError(f"'players' is {quoted(raw)}: expected {n} controller kinds, one a seat "
+                            f"({', '.join(KINDS)})")
+    unknown = [k for k in raw if k not in KINDS]
+    if unknown:
+        raise ScenarioError(f"'players': unknown kind {quoted(unknown[0])}: expected one of {', '.join(KINDS)}")
+    return list(raw)
+
+
+def load_scenario(obj: Any, players: list[str] | None = None) -> tuple[Deal, list[_Script]]:
+    """Check a scenario object and set up its deal and scripted seats. ``players`` (one
+    controller kind a seat) replaces the scenario's own and makes autoplay ``ai``."""
     if not isinstance(obj, dict):
         raise ScenarioError("a scenario is a JSON object with 'variant', 'wall' or 'seed', and 'actions'")
     name = obj.get("variant")
@@ -76,11 +95,18 @@ def load_scenario(obj: Any) -> tuple[Deal, list[_Script]]:
     autoplay = obj.get("autoplay", "drawn-tile")
     if autoplay not in AUTOPLAY:
         raise ScenarioError(f"'autoplay' is {quoted(autoplay)}: expected one of {', '.join(AUTOPLAY)}")
+    if players is not None:
+        kinds = _players(players, n)
+        autoplay = "ai"
+    elif "players" in obj:
+        kinds = _players(obj["players"], n)
+    else:
+        kinds = ["ai"] * n
     if autoplay == "ai":
-        from .bots import BaselineBot
+        from .bots import make_controller
 
         seed = obj.get("seed", 0) if isinstance(obj.get("seed"), int) else 0
-        fallbacks: list[Controller] = [BaselineBot(seed=seed * n + s) for s in range(n)]
+        fallbacks: list[Controller] = [make_controller(kinds[s], seed * n + s) for s in range(n)]
     else:
         fallbacks = [DrawnTileAutoplay()] * n
     actions = obj.get("actions", [])
@@ -103,17 +129,22 @@ def load_scenario(obj: Any) -> tuple[Deal, list[_Script]]:
     return deal, scripts
 
 
-def run(deal: Deal, scripts: list[_Script]) -> Deal:
-    """Play the deal, raising :class:`ScenarioError` at the first illegal scripted action."""
+def run(deal: Deal, scripts: list[_Script], reasons: list[str | None] | None = None) -> Deal:
+    """Play the deal, raising :class:`ScenarioError` at the first illegal scripted action;
+    ``reasons``, when given, gets one entry a decision taken: why autoplay took it (None
+    for a scripted one, or a controller that does not say)."""
     while not deal.over:
         for decision in deal.pending():
-            index, action = scripts[decision.seat].choose(deal, decision)
+            script = scripts[decision.seat]
+            index, action = script.choose(deal, decision)
             try:
                 deal.act(decision.seat, action)
             except IllegalAction as exc:
                 if index is None:  # pragma: no cover - autoplay only proposes legal options
                     raise
                 raise ScenarioError(f"action {index} (seat {decision.seat}, {action.label()}): {exc}") from None
+            if reasons is not None:
+                reasons.append(script.why() if index is None else None)
             if deal.over:
                 break
     for script in scripts:
@@ -124,7 +155,15 @@ def run(deal: Deal, scripts: list[_Script]) -> Deal:
     return deal
 
 
-def replay(obj: Any) -> dict[str, Any]:
-    """The result object of one scenario (see docs/interfaces.md)."""
-    deal, scripts = load_scenario(obj)
-    return run(deal, scripts).result()
+def replay(obj: Any, players: list[str] | None = None, explain: bool = False) -> dict[str, Any]:
+    """The result object of one scenario (see docs/interfaces.md). ``players``: the
+    controller kinds of the seats, replacing the scenario's (autoplay is then ``ai``);
+    ``explain``: each decision the AI took carries ``why``, its reason in one line."""
+    deal, scripts = load_scenario(obj, players)
+    reasons: list[str | None] = []
+    result = run(deal, scripts, reasons).result()
+    if explain:
+        for entry, why in zip(result["decisions"], reasons):
+            if why is not None:
+                entry["why"] = why
+    return result

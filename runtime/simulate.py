@@ -18,6 +18,7 @@ again by a new worker, and a chunk lost twice ends the run with :class:`Simulati
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import signal
 import threading
@@ -30,8 +31,9 @@ from typing import TYPE_CHECKING, Any
 
 from cardavia.compiler import EvaluationError, load_variant
 
+from .actions import Action, Decision
 from .bots import make_controller
-from .controllers import play_deal
+from .controllers import Controller, play_deal
 from .deal import Deal
 from .validator import validate
 from .wall import shuffled_wall
@@ -39,7 +41,7 @@ from .wall import shuffled_wall
 if TYPE_CHECKING:
     from cardavia.compiler.variant import CompiledVariant
 
-DEFAULT_KIND = "ai"  # the strongest player that exists (the baseline bot for now)
+DEFAULT_KIND = "ai"  # the AI at its normal level, in every seat
 
 
 def deal_seed(seed: int, index: int) -> int:
@@ -70,8 +72,53 @@ def _variant(name: str, options: tuple[tuple[str, str], ...] = ()) -> CompiledVa
     return v
 
 
+#: Decision times are counted in buckets 2% wide (a bounded histogram, whatever the deals).
+_BUCKET = math.log(1.02)
+_FLOOR_MS = 0.001
+
+
+def time_bucket(ms: float) -> int:
+    """The histogram bucket of a decision time in milliseconds."""
+    return int(math.log(max(ms, _FLOOR_MS) / _FLOOR_MS) / _BUCKET)
+
+
+def bucket_ms(bucket: int) -> float:
+    """The middle of a bucket, in milliseconds."""
+    return _FLOOR_MS * math.exp((bucket + 0.5) * _BUCKET)
+
+
+def quantile_ms(histogram: dict[int, int], q: float) -> float:
+    """The ``q`` quantile (0-1) of a histogram of decision times, in milliseconds (to 2%)."""
+    total = sum(histogram.values())
+    if not total:
+        return 0.0
+    rank = q * (total - 1)
+    seen = 0
+    for bucket in sorted(histogram):
+        seen += histogram[bucket]
+        if seen > rank:
+            return bucket_ms(bucket)
+    return bucket_ms(max(histogram))
+
+
+class _Timed:
+    """A controller whose decisions are timed (processor time, into a histogram)."""
+
+    def __init__(self, controller: Controller, histogram: dict[int, int]) -> None:
+        self.controller = controller
+        self.histogram = histogram
+
+    def choose(self, deal: Deal, decision: Decision) -> Action:
+        start = time.process_time()
+        action = self.controller.choose(deal, decision)
+        bucket = time_bucket((time.process_time() - start) * 1000.0)
+        self.histogram[bucket] = self.histogram.get(bucket, 0) + 1
+        return action
+
+
 def play_one(setup: Setup, index: int) -> dict[str, Any]:
-    """Play deal ``index`` and summarise it (kept small: it crosses process boundaries)."""
+    """Play deal ``index`` and summarise it (kept small: it crosses process boundaries);
+    ``times`` holds each kind's decision times as a histogram (:func:`time_bucket`)."""
     variant = _variant(setup.variant, setup.options)
     n = variant.table.players
     if setup.duplicate:
@@ -82,7 +129,9 @@ def play_one(setup: Setup, index: int) -> dict[str, Any]:
     ws = deal_seed(setup.seed, wall_index)
     wall = shuffled_wall(variant.tiles, ws)
     kinds = [setup.players[(s - rotation) % n] for s in range(n)]
-    controllers = [make_controller(kinds[s], deal_seed(ws, index * n + s + 1)) for s in range(n)]
+    times: dict[str, dict[int, int]] = {}
+    controllers = [_Timed(make_controller(kinds[s], deal_seed(ws, index * n + s + 1)), times.setdefault(kinds[s], {}))
+                   for s in range(n)]
     deal = Deal(variant, wall, dealer)
     play_deal(deal, controllers)
     problems = validate(variant, wall, dealer, deal.events, deal.deltas())
@@ -93,6 +142,7 @@ def play_one(setup: Setup, index: int) -> dict[str, Any]:
         "kinds": kinds,
         "violations": len(problems),
         "problems": problems[:3],
+        "times": times,
         # What the balance report reads beyond the summary: each win's total, the seat it was
         # won from (None: self-drawn) and the points of each of its patterns (as in "wins");
         # the dealer; the discards made; per seat, the complete hands refused for the minimum.
@@ -148,10 +198,14 @@ class Summary:
         if one["problems"] and len(self.problems) < 10:
             self.problems.extend(one["problems"])
         for s, kind in enumerate(one["kinds"]):
-            k = self.by_kind.setdefault(kind, {"seat_deals": 0, "wins": 0, "points": 0})
+            k = self.by_kind.setdefault(kind, {"seat_deals": 0, "wins": 0, "points": 0, "times": {}})
             k["seat_deals"] += 1
             k["wins"] += sum(1 for seat, _ in one["wins"] if seat == s)
             k["points"] += one["deltas"][s]
+        for kind, histogram in one.get("times", {}).items():
+            into = self.by_kind[kind]["times"]
+            for bucket, count in histogram.items():
+                into[bucket] = into.get(bucket, 0) + count
 
 
 class SimulationError(Exception):
@@ -287,7 +341,9 @@ def simulate(variant: str, deals: int, seed: int = 0, players: Sequence[str] | N
     if given:
         out["by_kind"] = {
             kind: {"seats": kinds.count(kind), "wins": k["wins"], "points": k["points"],
-                   "mean_points_per_deal": round(k["points"] / k["seat_deals"], 3) if k["seat_deals"] else 0.0}
+                   "mean_points_per_deal": round(k["points"] / k["seat_deals"], 3) if k["seat_deals"] else 0.0,
+                   "decision_ms": {"median": round(quantile_ms(k["times"], 0.5), 3),
+                                   "p99": round(quantile_ms(k["times"], 0.99), 3)}}
             for kind, k in summary.by_kind.items()
         }
     if backend != "local":

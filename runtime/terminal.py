@@ -17,7 +17,7 @@ not understood is asked again. Ctrl-C or q shows the running totals and stops.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from cardavia.compiler import load_variant
@@ -28,7 +28,7 @@ from cardavia.render.catalog import VARIANT_SUMMARY, VARIANT_TITLE, variant_text
 
 from .actions import Action, Decision
 from .analysis import Analyst, View, analyst
-from .bots import BaselineBot
+from .bots import make_controller
 from .controllers import play_deal
 from .deal import Deal
 from .screen import DRAWN_STYLE, NEWEST_DISCARD_STYLE, Quit, Screen, _discard_typeahead, number
@@ -661,9 +661,10 @@ def summary(game: Game, deal: Deal, totals: list[int]) -> None:
 def play_session(variant_name: str, seed: int | None, inp: TextIO, out: TextIO, *, lang: str = "en",
                  color: bool | None = None, tiles: str = "text", pace: float = 0.0,
                  flush: Callable[[TextIO], None] = _discard_typeahead,
-                 options: Mapping[str, str] | None = None) -> int:
+                 options: Mapping[str, str] | None = None, players: Sequence[str] | None = None) -> int:
     """Deals until the player quits; returns the exit status (130 after Ctrl-C). ``options``:
-    the choices made among the variant's options."""
+    the choices made among the variant's options; ``players``: the controller kinds of the
+    other seats, in seat order (default the AI, ``ai``)."""
     variant = load_variant(variant_name, options)
     screen = Screen(inp, out, color=color, tiles=tiles, pace=pace, flush=flush)
     words = Words(variant, lang)
@@ -690,8 +691,9 @@ def play_session(variant_name: str, seed: int | None, inp: TextIO, out: TextIO, 
             narrator = Narrator(game)
             human = TerminalPlayer(game, number + 1)
             game.board(deal, number + 1)
-            bots = [BaselineBot(deal_seed(seed, number * n + s)) for s in range(n)]
-            controllers = [human if s == HUMAN else bots[s] for s in range(n)]
+            others = iter(players if players is not None else ["ai"] * (n - 1))
+            controllers = [human if s == HUMAN else make_controller(next(others), deal_seed(seed, number * n + s))
+                           for s in range(n)]
             narrator(deal)
             play_deal(deal, controllers, on_step=narrator)
             totals = [a + b for a, b in zip(totals, deal.deltas())]

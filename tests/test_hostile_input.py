@@ -178,7 +178,7 @@ def test_replay_exits_2_on_every_error_even_an_internal_one(tmp_path: Path, monk
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     import cardavia.runtime.replay as runtime_replay
 
-    def broken(obj: object) -> dict[str, object]:
+    def broken(obj: object, *args: object) -> dict[str, object]:  # the command passes --players, --explain
         raise KeyError("a bug")
 
     monkeypatch.setattr(runtime_replay, "replay", broken)

@@ -27,6 +27,10 @@ from rich.text import Text
 from terminal_player import Player
 
 ROOT = Path(__file__).resolve().parent.parent
+#: The tests that follow one game move by move (a hint at a given turn, a win offered) play
+#: it against the baseline bots, whose moves they were written for; the default opponents
+#: (the AI) play other games.
+BASELINES = ["baseline"] * 3
 
 
 def _lines(text: str) -> list[str]:
@@ -70,7 +74,8 @@ def test_a_deal_in_every_language(lang: str) -> None:
 
     assert play_session("hk", 5, Any(out), out, lang=lang) == 0
     text = out.getvalue()
-    assert "{" not in text.replace("{8888", "")  # every placeholder filled
+    # Every placeholder filled (a concealed kong is shown in braces, as {5555z}).
+    assert "{" not in re.sub(r"\{\d{4}[mpsz]\}", "", text)
     assert "Thanks for playing." not in text and "Running totals" not in text  # all translated
     assert max(Text(line).cell_len for line in _lines(text)) <= 80  # wide characters counted as two columns
 
@@ -78,7 +83,7 @@ def test_a_deal_in_every_language(lang: str) -> None:
 def test_hints_show_the_waits_and_what_each_win_is_worth() -> None:
     out = io.StringIO()
     player = Player(out, hints=True)
-    play_session("hk", 3, player, out)
+    play_session("hk", 3, player, out, players=BASELINES)
     text = out.getvalue()
     assert "The right discard leaves you ready." in text
     assert re.search(r"Discard \dp: ready on 5p \(4 left: 2 faan, below the minimum, self-drawn 3 faan\)\.", text)
@@ -87,7 +92,7 @@ def test_hints_show_the_waits_and_what_each_win_is_worth() -> None:
 
 def test_a_refused_win_is_explained_when_it_happens() -> None:
     out = io.StringIO()
-    play_session("hk", 3, Player(out, hints=True), out)
+    play_session("hk", 3, Player(out, hints=True), out, players=BASELINES)
     assert ("5p would complete your hand, but it is worth 2 faan toward the minimum, 3 faan \nneeded: no win."
             in out.getvalue())
 
@@ -107,7 +112,7 @@ def test_passing_on_a_win_needs_an_explicit_answer() -> None:
             return super().answer(screen, prompt)
 
     player = Careless(out, hints=True)
-    play_session("hk", 9, player, out)
+    play_session("hk", 9, player, out, players=BASELINES)
     text = out.getvalue()
     assert player.pressed == 2
     assert text.count("To pass on this win, type x; to win, type w.") == 2
@@ -121,7 +126,7 @@ def test_typeahead_before_a_win_prompt_does_not_pass_the_win() -> None:
     the win is offered they are thrown away, so the win is still there to take."""
     rehearsal = io.StringIO()
     player = Player(rehearsal, hints=True)
-    play_session("hk", 9, player, rehearsal)
+    play_session("hk", 9, player, rehearsal, players=BASELINES)
     offer = next(i for i, (prompt, _) in enumerate(player.log) if "x = pass" in prompt)
     answers = [answer for _, answer in player.log[:offer]]
 
@@ -140,7 +145,8 @@ def test_typeahead_before_a_win_prompt_does_not_pass_the_win() -> None:
 
     out = Shared()
     result: list[int] = []
-    worker = threading.Thread(target=lambda: result.append(play_session("hk", 9, inp, out)), daemon=True)
+    worker = threading.Thread(target=lambda: result.append(play_session("hk", 9, inp, out, players=BASELINES)),
+                              daemon=True)
     worker.start()
 
     def waiting(after: int) -> str:
@@ -185,7 +191,7 @@ def test_ctrl_c_keeps_the_running_totals() -> None:
             return super().readline(size)
 
     player = Interrupting(out, deals=9)
-    assert play_session("mcr", 4, player, out) == 130
+    assert play_session("mcr", 4, player, out, players=BASELINES) == 130
     assert player.finished == 1  # a deal was played to its end, the second interrupted
     text = out.getvalue()
     assert "Interrupted." in text and "The deal in progress is not counted." in text and "Traceback" not in text
@@ -238,6 +244,17 @@ def test_the_play_command_survives_bad_streams() -> None:
     assert closed_out.returncode == 0
     bad_lang = subprocess.run(run + ["--lang", "xx"], capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
     assert bad_lang.returncode == 2 and "unknown language 'xx'" in bad_lang.stderr
+    for players, message in (("ai,wizard,ai", "unknown kind 'wizard'"), ("ai,ai", "the 3 other seats")):
+        bad = subprocess.run(run + ["--players", players], capture_output=True, text=True, env=env, cwd=ROOT,
+                             timeout=60)
+        assert bad.returncode == 2 and message in bad.stderr
+
+
+def test_every_ai_level_and_the_baseline_can_sit_at_the_table() -> None:
+    out = io.StringIO()
+    players = ["ai:easy", "ai:strong", "baseline"]
+    assert play_session("sichuan", 11, Player(out, script=("",)), out, players=players) == 0
+    assert "Thanks for playing." in out.getvalue()
 
 
 def _pty_game(args: list[str], env: dict[str, str]) -> bytes:
@@ -346,7 +363,7 @@ def test_a_value_below_the_minimum_says_what_counts_toward_it() -> None:
 
 def test_the_end_of_a_sichuan_deal_shows_the_ready_hands_behind_the_ready_check() -> None:
     out = io.StringIO()
-    play_session("sichuan", 1, Player(out, script=("",)), out)
+    play_session("sichuan", 1, Player(out, script=("",)), out, players=BASELINES)
     end = out.getvalue().split("End of the deal: ")[1]
     assert end.startswith("the wall is exhausted.")
     ready = re.findall(r"^  Seat (\d): (.*)\n    ready, waiting on ([1-9s ]+): best win (\d+) fan, which pays (\d+)$",

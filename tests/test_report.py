@@ -22,7 +22,12 @@ def run(capsys, *args: str) -> tuple[int, dict | None, str]:
 
 
 def stable(result: dict) -> dict:
-    return {k: v for k, v in result.items() if k not in TIMINGS}
+    """The result without its timings: the run's, and each player kind's decision times."""
+    out = {k: v for k, v in result.items() if k not in TIMINGS}
+    if "by_kind" in out:
+        out["by_kind"] = {kind: {f: x for f, x in k.items() if f != "decision_ms"}
+                          for kind, k in out["by_kind"].items()}
+    return out
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,12 @@ def run(capsys, *args: str) -> tuple[int, dict | None, str]:
 
 
 def stable(result: dict) -> dict:
-    return {k: v for k, v in result.items() if k not in ("deals_per_second", "seconds", "workers")}
+    """The result without its timings: the run's, and each player kind's decision times."""
+    out = {k: v for k, v in result.items() if k not in ("deals_per_second", "seconds", "workers")}
+    if "by_kind" in out:
+        out["by_kind"] = {kind: {f: x for f, x in k.items() if f != "decision_ms"}
+                          for kind, k in out["by_kind"].items()}
+    return out
 
 
 def test_json_fields_and_zero_sum(capsys):

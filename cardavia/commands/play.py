@@ -1,5 +1,5 @@
-"""``cardavia play VARIANT [--seed S] [--lang TAG] [--pace SECONDS] [--no-color] [--tiles text|unicode]``:
-play deals in the terminal against three computer players."""
+"""``cardavia play VARIANT [--seed S] [--lang TAG] [--pace SECONDS] [--no-color] [--tiles text|unicode]
+[--players K,K,K]``: play deals in the terminal against three computer players."""
 
 from __future__ import annotations
 
@@ -32,12 +32,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_option_argument(p)
     p.add_argument("--tiles", choices=("text", "unicode"), default="text",
                    help="tiles as codes such as 3m (default) or as Unicode mahjong tiles")
+    p.add_argument("--players", metavar="K,K,K",
+                   help="the other seats' players, in seat order: ai (the default), ai:easy, ai:strong, "
+                        "baseline or random")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from cardavia.compiler import EvaluationError, VariantError
+    from cardavia.compiler import EvaluationError, VariantError, load_variant
+    from cardavia.compiler.errors import quoted
     from cardavia.render.languages import UnknownLanguage, language
+    from cardavia.runtime.bots import KINDS
     from cardavia.runtime.screen import safe_streams
     from cardavia.runtime.terminal import play_session
 
@@ -48,6 +53,19 @@ def run(args: argparse.Namespace) -> int:
         return fail(str(exc))
     if not 0 <= args.pace <= MAX_PACE:  # NaN fails both
         return fail(f"--pace must be 0 to {MAX_PACE:g} seconds")
+    players = None
+    if args.players is not None:
+        players = [k.strip() for k in args.players.split(",")]
+        unknown = [k for k in players if k not in KINDS]
+        if unknown:
+            return fail(f"--players: unknown kind {quoted(unknown[0])}: expected one of {', '.join(KINDS)}")
+        try:
+            others = load_variant(args.variant).table.players - 1
+        except VariantError as exc:
+            print_problems(exc)
+            return 2
+        if len(players) != others:
+            return fail(f"--players names the {others} other seats, one kind each; got {len(players)}")
     if sys.stdout is None:  # started with its standard output closed: nowhere to play
         return fail("standard output is closed: the game has nowhere to show the table")
     safe_streams()
@@ -59,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         return play_session(args.variant, args.seed, inp, sys.stdout, lang=lang,
                             color=False if args.no_color else None, tiles=args.tiles, pace=args.pace,
-                            options=options)
+                            options=options, players=players)
     except VariantError as exc:
         print_problems(exc)
         return 2

@@ -39,9 +39,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Play one deal from a scenario (variant, dealer, wall or seed, actions per seat, autoplay "
                     "'drawn-tile' or 'ai') and print the result as one JSON object: end, wins, payments, deltas, "
                     "events. Any error (an illegal or unused scripted action, a scenario that cannot be read) "
-                    "exits with status 2 and says what is wrong. Autoplay 'ai' lets the built-in computer "
-                    "player decide.")
+                    "exits with status 2 and says what is wrong. Autoplay 'ai' lets the built-in AI decide (the "
+                    "scenario's 'players' or --players choose its level per seat); --explain says why.")
     p.add_argument("scenario", metavar="SCENARIO.json", help="the scenario file ('-' reads standard input)")
+    p.add_argument("--players", metavar="K,K,K,K",
+                   help="the seats' controller kinds for what the script leaves open (ai, ai:easy, ai:strong, "
+                        "baseline, random), replacing the scenario's 'players'; makes autoplay 'ai'")
+    p.add_argument("--explain", action="store_true",
+                   help="each decision the AI took carries 'why': its choice and the best alternatives, scored")
     p.add_argument("--indent", type=_indent, default=None, metavar="N",
                    help=f"pretty-print with this indent (0-{MAX_INDENT})")
     p.set_defaults(func=run)
@@ -116,8 +121,9 @@ def run(args: argparse.Namespace) -> int:
         obj = parse_scenario(args.scenario, read_scenario(args.scenario))
     except _Unreadable as exc:
         return fail(str(exc))
+    players = [k.strip() for k in args.players.split(",")] if args.players is not None else None
     try:
-        result = replay(obj)
+        result = replay(obj, players, args.explain)
         text = json.dumps(result, indent=args.indent)
     except (ScenarioError, EvaluationError) as exc:  # a bad scenario, or a variant failing on it
         return fail(f"{args.scenario}: {exc}")

@@ -51,9 +51,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         "simulate", help="play many deals with computer players",
         description="Play deals with computer players and report wins, points, draws, pattern frequencies and "
                     "invariant violations (counted by an independent checker that replays each event log). "
-                    "Player kinds: baseline (legal, greedy toward a win), random, and the AI levels ai, ai:easy, "
-                    "ai:strong. Results do not depend on --workers. Ctrl-C stops the run and prints what the "
-                    "deals done so far give (exit status 130).")
+                    "Player kinds: baseline (legal, greedy toward a win), random, and the AI levels ai (= ai:normal), "
+                    "ai:easy, ai:strong. With --players, each kind's results and decision times (processor time, "
+                    "median and 99th percentile). Results but timings do not depend on --workers. Ctrl-C stops the "
+                    "run and prints what the deals done so far give (exit status 130).")
     p.add_argument("variant", metavar="VARIANT", help="hk, mcr, sichuan, or a path to a YAML file")
     p.add_argument("--deals", type=_whole(0), default=100,
                    help="number of deals (walls with --duplicate; default 100)")
@@ -192,10 +193,12 @@ def report(out: dict[str, Any], variant: Any, total: int) -> str:
     kinds = out.get("by_kind")
     if kinds:
         table = Table(box=None, padding=(0, 2), pad_edge=False, show_header=True, header_style="")
-        for title in ("player kind", "seats", "wins", "points", "mean a deal"):
+        for title in ("player kind", "seats", "wins", "points", "mean a deal", "decision ms", "p99 ms"):
             table.add_column(title, justify="left" if title == "player kind" else "right")
         for kind, k in kinds.items():
-            table.add_row(kind, str(k["seats"]), str(k["wins"]), f"{k['points']:+d}", f"{k['mean_points_per_deal']:+}")
+            ms = k["decision_ms"]
+            table.add_row(kind, str(k["seats"]), str(k["wins"]), f"{k['points']:+d}", f"{k['mean_points_per_deal']:+}",
+                          f"{ms['median']:.2f}", f"{ms['p99']:.2f}")
         with console.capture() as captured:
             console.print(table)
         lines += [""] + ["  " + row.rstrip() for row in captured.get().rstrip("\n").splitlines()]

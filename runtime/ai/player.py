@@ -1,0 +1,425 @@
+"""The AI player: a controller for the runtime's decisions, at three levels.
+
+Every decision is scored in one unit, what the seat can expect to collect (hands.py):
+
+* a discard: the hand it leaves (the chance to win in the draws left x what the likely
+  wins collect), less the risk of the tile (defence.py) when the level defends;
+* a claim (pung, chow, kong): the best discard after it (for a kong, the hand after it
+  plus what the kong collects at once) against the hand as it is;
+* an own kong: the hand after it, plus what it collects, against the best discard;
+* a missing suit: the hand with that suit given up, judged the same way;
+* the tiles to pass on before play (an exchange): the runtime's sound default, the suit
+  held least and the tiles that help least (runtime/exchange.py);
+* a win: taken whenever it is offered, but at the strong level, which may pass a small
+  self-drawn win early in the deal when a clearly larger one is one tile away on many
+  unseen copies and nobody looks close to winning.
+
+Levels (:data:`LEVELS`):
+
+* ``easy``: shanten and useful tiles only, with some noise; claims whatever lowers the
+  shanten; picks the missing suit it holds fewest of; no defence: fast and loose.
+* ``normal``: the value model; defends (the risk of each discard weighed) once an
+  opponent looks close to winning or its declared sets point to one suit, or late in the
+  deal.
+* ``strong``: more completions and plans weighed; its best discards (and claims) one step
+  from ready judged one draw ahead (hands.look_ahead); the risk of every discard always
+  weighed; may pass a small win for a clearly larger close one.
+
+A player reads only what its seat may know: its own hand, and the table (declared sets,
+discards, flowers, missing suits, the wall's length). Each decision leaves a one-line
+reason in :attr:`AIPlayer.reason`: the choice and the best alternatives with their scores.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from cardavia.compiler.model.hand import Meld
+from cardavia.compiler.model.tiles import CODES, SUITS
+
+from ..actions import Action, Decision
+from ..exchange import baseline as exchange_choice
+from .defence import Threat, risk, threats
+from .hands import Depth, judge_discards, judge_hand, look_ahead
+from .value import Estimate, Rules, Seen, seen_of
+
+if TYPE_CHECKING:
+    from cardavia.compiler.variant import CompiledVariant
+
+    from ..deal import Deal
+
+
+@dataclass(slots=True, frozen=True)
+class Level:
+    """What a level of play weighs."""
+
+    name: str
+    depth: Depth | None  # how far the value model looks (None: shanten and useful tiles only)
+    defence: str  # "none", "threat" (when someone looks close to winning, or late), "always"
+    noise: float  # random spread added to the scores of discards (easy)
+    patience: bool  # may pass a small win for a clearly larger close one
+    ahead: int = 0  # discards one step from ready judged one draw ahead (hands.look_ahead)
+
+
+LEVELS: dict[str, Level] = {
+    "easy": Level("easy", None, "none", 2.0, False),
+    "normal": Level("normal", Depth(slack=1, limit=3, breadth=0, plans=2, reach=1), "threat", 0.0, False),
+    "strong": Level("strong", Depth(slack=2, limit=6, breadth=0, plans=4, reach=1), "always", 0.0, True, ahead=3),
+}
+
+#: The share of the hand's own value a discard risks where a win ends the deal (defence.risk).
+STAKE = 1.0
+#: A claim is taken when it is worth this share more than passing.
+CLAIM_MARGIN = 0.05
+#: A missing suit is chosen among the suits held at most this many times more than the fewest.
+MISSING_SLACK = 1
+
+_RULES: dict[int, tuple[CompiledVariant, Rules]] = {}
+
+
+def rules_of(variant: CompiledVariant) -> Rules:
+    """The variant's shared rules object (made once per compiled variant and kept)."""
+    got = _RULES.get(id(variant))
+    if got is None or got[0] is not variant:
+        if len(_RULES) >= 16:
+            _RULES.clear()
+        got = _RULES[id(variant)] = (variant, Rules(variant))
+    return got[1]
+
+
+@dataclass(slots=True)
+class _Choice:
+    action: Action
+    score: float
+    note: str
+
+
+class AIPlayer:
+    """The AI controller; ``level`` is ``easy``, ``normal`` or ``strong``. Deterministic for
+    a given seed (the seed breaks exact ties and drives the easy level's noise)."""
+
+    def __init__(self, level: str = "normal", seed: int = 0) -> None:
+        if level not in LEVELS:
+            raise ValueError(f"unknown AI level {level!r}: expected one of {', '.join(LEVELS)}")
+        self.level = LEVELS[level]
+        self.rng = random.Random(seed)
+        #: Why the last decision was taken, in one line.
+        self.reason: str | None = None
+
+    def choose(self, deal: Deal, decision: Decision) -> Action:
+        if decision.kind == "missing_suit":
+            choice = self._missing_suit(deal, decision)
+        elif decision.kind == "exchange":
+            action = exchange_choice(deal.counts[decision.seat], decision)
+            choice = _Choice(action, 0.0, f"{action.label()}: the suit held least, the tiles that help least")
+        elif decision.kind == "turn" and deal.won[decision.seat]:
+            choice = self._locked_turn(decision)
+        elif decision.kind == "turn":
+            choice = self._turn(deal, decision)
+        elif decision.kind == "claim":
+            choice = self._claim(deal, decision)
+        elif any(o.do == "win" for o in decision.options):
+            choice = _Choice(Action("win"), 0.0, "win: robbing the kong, a valid win is always taken")
+        else:
+            choice = _Choice(Action("pass"), 0.0, "pass")
+        self.reason = choice.note
+        return choice.action
+
+    # ------------------------------------------------------------------ scores
+
+    def _score(self, est: Estimate) -> float:
+        """A hand's worth at this level: the value model (speed breaking ties), or speed alone."""
+        if self.level.depth is not None:
+            return est.ev + 1e-4 * est.useful - 1e-3 * est.shanten
+        return -10.0 * est.shanten + 0.1 * est.useful
+
+    def _defending(self, seen: Seen, found: list[Threat]) -> bool:
+        mode = self.level.defence
+        if mode == "none" or not found:
+            return False
+        if mode == "always":
+            return True
+        return seen.lateness > 0.6 or any(t.ready >= 0.45 or t.suit is not None for t in found)
+
+    def _ranked(self, deal: Deal, seen: Seen, rules: Rules, counts: list[int], melds: tuple[Meld, ...],
+                allowed: list[int], found: list[Threat] | None) -> list[tuple[float, int, Estimate, float]]:
+        """Each allowed discard, best first: (score, kind, the hand it leaves, its risk)."""
+        depth = self.level.depth
+        if depth is None:
+            judged = _speed_only(rules, seen, counts, melds, allowed)
+        else:
+            judged = judge_discards(rules, seen, counts, melds, allowed, depth)
+        defending = found is not None and self._defending(seen, found)
+        out = []
+        for k, est in judged:
+            score = self._score(est)
+            stake = 0.0 if rules.continues else STAKE * max(est.ev, 0.0)
+            r = risk(k, found, seen.unseen, stake) if defending and found else 0.0
+            if self.level.noise:
+                score += self.rng.random() * self.level.noise
+            out.append((score - r, k, est, r))
+        out.sort(key=lambda t: (-t[0], t[1]))
+        return out
+
+    def _judge(self, rules: Rules, seen: Seen, counts: list[int], melds: tuple[Meld, ...]) -> Estimate:
+        depth = self.level.depth
+        if depth is None:
+            good = _without_missing(seen, counts)
+            shanten = rules.evaluator.shanten(good, len(melds))
+            return Estimate(shanten, 0, 0.0, 0.0, 0.0)
+        return judge_hand(rules, seen, counts, melds, depth)
+
+    # ------------------------------------------------------------------ decisions
+
+    @staticmethod
+    def _locked_turn(decision: Decision) -> _Choice:
+        """A winner's locked hand (winners stay in): win again, or keep the waits (a kong
+        that keeps them collects), or let the tile go."""
+        for do, note in (("win", "win: a valid win is always taken"),
+                         ("kong", "kong: the waits stay the same, and a kong collects")):
+            option = next((o for o in decision.options if o.do == do), None)
+            if option is not None:
+                return _Choice(option, 0.0, note)
+        option = next(o for o in decision.options if o.do == "discard")
+        return _Choice(option, 0.0, f"{option.label()}: the hand is locked")
+
+    def _turn(self, deal: Deal, decision: Decision) -> _Choice:
+        seat = decision.seat
+        rules = rules_of(deal.variant)
+        seen = seen_of(deal, seat, rules)
+        found = threats(deal, seat, rules) if self.level.defence != "none" else None
+        if any(o.do == "win" for o in decision.options):
+            hold = self._patience(deal, seen, rules, decision, found) if self.level.patience else None
+            return hold or _Choice(Action("win"), 0.0, "win: a valid win is always taken")
+        allowed = sorted({o.tile for o in decision.options if o.do == "discard" and o.tile is not None})
+        counts = seen.counts
+        ranked = self._ranked(deal, seen, rules, counts, seen.melds, allowed, found)
+        if self.level.ahead and self.level.depth is not None and ranked[0][2].shanten == 1:
+            ranked = self._ahead(seen, rules, counts, ranked)
+        best_score, best_kind, _, _ = ranked[0]
+        choice = _Choice(_discard(decision, deal, best_kind), best_score, _discard_note(ranked))
+        for o in decision.options:
+            if o.do != "kong" or o.tile is None:
+                continue
+            score, text = self._own_kong(seen, rules, o.tile, counts)
+            if score >= choice.score - 1e-9:
+                choice = _Choice(o, score, f"kong {CODES[o.tile]}: {score:.2f} ({text}); best discard "
+                                           f"{CODES[best_kind]} {best_score:.2f}")
+        return choice
+
+    def _ahead(self, seen: Seen, rules: Rules, counts: list[int],
+               ranked: list[tuple[float, int, Estimate, float]]) -> list[tuple[float, int, Estimate, float]]:
+        """The best few discards one step from ready, judged again one draw ahead."""
+        depth = self.level.depth
+        assert depth is not None
+        top = [r for r in ranked[:self.level.ahead] if r[2].shanten == 1]
+        again = []
+        for _, k, est, r in top:
+            counts[k] -= 1
+            ev = look_ahead(rules, seen, counts, seen.melds, depth)
+            counts[k] += 1
+            again.append((ev - r + 1e-4 * est.useful, k, est, r))
+        again.sort(key=lambda t: (-t[0], t[1]))
+        return again + [r for r in ranked if r[1] not in {a[1] for a in again}]
+
+    def _own_kong(self, seen: Seen, rules: Rules, kind: int, counts: list[int]) -> tuple[float, str]:
+        melds = list(seen.melds)
+        after = list(counts)
+        if counts[kind] >= 4:
+            after[kind] -= 4
+            melds.append(Meld("kong", (kind,) * 4, True))
+            kong = "concealed"
+        else:
+            after[kind] -= 1
+            i = next(i for i, m in enumerate(melds) if m.kind == "pung" and m.tiles[0] == kind)
+            melds[i] = Meld("kong", (kind,) * 4, False)
+            kong = "added"
+        est = self._judge(rules, seen, after, tuple(melds))
+        paid = rules.kong_income(kong, seen.seat, None, seen.out, seen.dealer) if self.level.depth is not None else 0
+        return self._score(est) + paid, f"{est.summary()}, collects {paid}"
+
+    def _claim(self, deal: Deal, decision: Decision) -> _Choice:
+        options = decision.options
+        kind = decision.tile
+        assert kind is not None
+        if any(o.do == "win" for o in options):
+            return _Choice(Action("win"), 0.0, f"win on {CODES[kind]}: a valid win is always taken")
+        seat = decision.seat
+        rules = rules_of(deal.variant)
+        seen = seen_of(deal, seat, rules)
+        # A claim is weighed only when it brings the hand closer (or is a kong): a pung or
+        # chow that leaves the shanten as it is gives a tile and concealment for nothing.
+        good = _without_missing(seen, seen.counts)
+        now_shanten = rules.evaluator.shanten(good, len(seen.melds))
+        claims = []
+        for o in options:
+            if o.do not in ("pung", "chow", "kong"):
+                continue
+            counts = list(seen.counts)
+            if o.do == "chow":
+                used = list(o.tiles)
+                tiles = tuple(sorted((*o.tiles, kind)))
+            else:
+                used = [kind] * (2 if o.do == "pung" else 3)
+                tiles = (kind,) * (3 if o.do == "pung" else 4)
+            for k in used:
+                counts[k] -= 1
+            melds = (*seen.melds, Meld(o.do, tiles, False))
+            if o.do != "kong":
+                rest = _without_missing(seen, counts)
+                held = [k for k in range(34) if rest[k]]
+                if not held or min(rules.evaluator.values(rest, len(melds), held)) >= now_shanten:
+                    continue
+            claims.append((o, counts, melds))
+        if not claims:
+            return _Choice(Action("pass"), 0.0, f"pass: no claim brings the hand closer (shanten {now_shanten})")
+        now = self._judge(rules, seen, seen.counts, seen.melds)
+        pass_score = self._score(now)
+        ahead = bool(self.level.ahead) and self.level.depth is not None
+        if ahead and now.shanten == 1:
+            assert self.level.depth is not None
+            pass_score = look_ahead(rules, seen, list(seen.counts), seen.melds, self.level.depth)
+        best = _Choice(Action("pass"), pass_score, f"pass: {pass_score:.2f} ({now.summary()})")
+        notes = []
+        found = threats(deal, seat, rules) if self.level.defence != "none" else None
+        for o, counts, melds in claims:
+            if o.do == "kong":
+                est = self._judge(rules, seen, counts, melds)
+                paid = (rules.kong_income("exposed", seat, decision.from_seat, seen.out, seen.dealer)
+                        if self.level.depth else 0)
+                score = self._score(est) + paid
+                text = f"{est.summary()}, collects {paid}"
+            else:
+                allowed = [k for k in range(34) if counts[k]]
+                junk = _missing_kinds(seen, allowed)
+                if junk:
+                    allowed = junk
+                ranked = self._ranked(deal, seen, rules, counts, melds, allowed, found)
+                if ahead and ranked[0][2].shanten == 1:
+                    ranked = self._ahead(replace(seen, melds=melds), rules, counts, ranked)
+                score, k, est, _ = ranked[0]
+                text = f"then discard {CODES[k]}: {est.summary()}"
+            notes.append(f"{o.label()} {score:.2f}")
+            if score > best.score + self._claim_margin(pass_score):
+                best = _Choice(o, score, f"{o.label()}: {score:.2f} ({text}) against pass {pass_score:.2f}")
+        if best.action.do == "pass" and notes:
+            best.note = f"{best.note}; " + ", ".join(notes)
+        return best
+
+    def _claim_margin(self, pass_score: float) -> float:
+        if self.level.depth is None:
+            return 0.0
+        return CLAIM_MARGIN * abs(pass_score) + 1e-6
+
+    def _missing_suit(self, deal: Deal, decision: Decision) -> _Choice:
+        """The suit to give up: among those held fewest times (one more at most: each of
+        its tiles is a turn spent, and while one is held nothing can be claimed), the one
+        whose hand is worth most without it."""
+        seat = decision.seat
+        rules = rules_of(deal.variant)
+        seen = seen_of(deal, seat, rules)
+        scored = []
+        held_of = {}
+        for o in decision.options:
+            assert o.suit is not None
+            lo = 9 * SUITS.index(o.suit)
+            held_of[o.suit] = sum(seen.counts[lo:lo + 9])
+        fewest = min(held_of.values())
+        for o in decision.options:
+            assert o.suit is not None
+            held = held_of[o.suit]
+            view = replace(seen, missing=o.suit)
+            if held > fewest + MISSING_SLACK:
+                scored.append((-1e9 - held, -held, o.suit, f"{held} tiles"))
+                continue
+            if self.level.depth is None:
+                score = -float(held)
+                summary = f"{held} tiles"
+            else:
+                counts = seen.counts
+                if sum(counts) + 3 * len(seen.melds) > rules.analyst.hand_size - 1:
+                    kinds = [k for k in range(34) if counts[k]]
+                    ranked = self._ranked(deal, view, rules, counts, seen.melds, kinds, None)
+                    score, _, est, _ = ranked[0]
+                else:
+                    est = self._judge(rules, view, counts, seen.melds)
+                    score = self._score(est)
+                score -= 1e-3 * held
+                summary = est.summary()
+            scored.append((score, -held, o.suit, summary))
+        scored.sort(key=lambda t: (-t[0], -t[1], t[2]))
+        score, _, suit, summary = scored[0]
+        alts = ", ".join(f"{s} {sc:.2f}" if sc > -1e9 else f"{s} ({-h} tiles)" for sc, h, s, _ in scored[1:])
+        return _Choice(Action("missing_suit", suit=suit), score,
+                       f"missing suit {suit}: {score:.2f} ({summary}); {alts}")
+
+    def _patience(self, deal: Deal, seen: Seen, rules: Rules, decision: Decision,
+                  found: list[Threat] | None) -> _Choice | None:
+        """Pass a self-drawn win only when a clearly larger one is one tile away on many
+        unseen copies, early in the deal, with nobody looking close to winning."""
+        if seen.lateness > 0.4 or decision.drawn is None or self.level.depth is None:
+            return None
+        if found and any(t.ready > 0.3 or t.suit is not None for t in found):
+            return None
+        drawn = deal.kinds[decision.drawn]
+        totals = rules.totals(seen, seen.melds, tuple(seen.counts), drawn)
+        if totals[1] < 0:
+            return None
+        take = rules.income(totals[1], True, seen.seat, seen.out, seen.dealer)
+        allowed = sorted({o.tile for o in decision.options if o.do == "discard" and o.tile is not None})
+        ranked = self._ranked(deal, seen, rules, list(seen.counts), seen.melds, allowed, found)
+        score, kind, est, _ = ranked[0]
+        if est.shanten == 0 and est.useful >= 6 and score >= 1.5 * take and est.value >= 3.0 * take:
+            return _Choice(_discard(decision, deal, kind), score,
+                           f"pass the win ({take}), discard {CODES[kind]}: {score:.2f} ({est.summary()})")
+        return None
+
+
+def _without_missing(seen: Seen, counts: list[int]) -> list[int]:
+    good = list(counts)
+    suit = seen.missing_index
+    if suit is not None:
+        for k in range(9 * suit, 9 * suit + 9):
+            good[k] = 0
+    return good
+
+
+def _missing_kinds(seen: Seen, kinds: list[int]) -> list[int]:
+    suit = seen.missing_index
+    if suit is None:
+        return []
+    return [k for k in kinds if k < 27 and k // 9 == suit]
+
+
+def _speed_only(rules: Rules, seen: Seen, counts: list[int], melds: tuple[Meld, ...],
+                allowed: list[int]) -> list[tuple[int, Estimate]]:
+    """Each discard by its shanten and useful tiles alone (the easy level)."""
+    junk = _missing_kinds(seen, allowed)
+    if junk and len(junk) == len(allowed):
+        return [(k, Estimate(0, seen.unseen[k], 0.0, 0.0, 0.0)) for k in allowed]
+    good = _without_missing(seen, counts)
+    nm = len(melds)
+    values = rules.evaluator.values(good, nm, allowed)
+    masks = rules.evaluator.useful_after(good, nm, allowed, values)
+    unseen = seen.unseen
+    out = []
+    for k, v, mask in zip(allowed, values, masks):
+        useful = sum(unseen[t] for t in range(34) if mask >> t & 1)
+        out.append((k, Estimate(v, useful, 0.0, 0.0, 0.0)))
+    return out
+
+
+def _discard(decision: Decision, deal: Deal, kind: int) -> Action:
+    drawn = decision.drawn
+    if drawn is not None and deal.kinds[drawn] == kind:
+        return Action("discard", tile=kind, id=drawn)
+    return Action("discard", tile=kind)
+
+
+def _discard_note(ranked: list[tuple[float, int, Estimate, float]]) -> str:
+    score, kind, est, r = ranked[0]
+    head = f"discard {CODES[kind]}: {score:.2f} ({est.summary()}" + (f", risk {r:.2f}" if r else "") + ")"
+    alts = [f"{CODES[k]} {s:.2f}" + (f" (risk {rr:.2f})" if rr else "") for s, k, _, rr in ranked[1:4]]
+    return head + ("; then " + ", ".join(alts) if alts else "")

@@ -1,0 +1,240 @@
+"""The AI (runtime/ai) through its public interface: legal moves at every level in every
+variant, valid wins taken, hand-built positions with a known best choice, and its reasons.
+
+Positions are dealt from walls written for them (seat by seat, the dealer's extra tile,
+the rest in tile order, flowers last), so that each test reads as the hand it is about.
+Strength and speed are measured in bench/bench_ai.py, not here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+from cardavia.compiler import load_variant, shipped_variants
+from cardavia.compiler.model.tiles import CODES, SUITS, parse_tiles
+from cardavia.runtime.actions import Action, Decision
+from cardavia.runtime.ai import LEVELS, AIPlayer
+from cardavia.runtime.analysis import View, analyst
+from cardavia.runtime.bots import KINDS, make_controller
+from cardavia.runtime.controllers import play_deal
+from cardavia.runtime.deal import Deal
+from cardavia.runtime.replay import replay
+from cardavia.runtime.simulate import deal_seed, simulate
+from cardavia.runtime.wall import shuffled_wall, wall_from_codes
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+#: Every shipped variant, and Sichuan with its exchange of three tiles before play.
+VARIANTS = [(name, None) for name in shipped_variants()] + [("sichuan", {"exchange": "on"})]
+
+
+def table(variant: str, hands: dict[int, str], extra: str, draws: str = "") -> Deal:
+    """A deal (dealer seat 0) whose seats hold ``hands`` (13 tiles each, the others from the
+    rest in tile order), the dealer's 14th tile ``extra`` and then ``draws`` from the front."""
+    v = load_variant(variant)
+    pool = sorted(v.tiles.kinds)
+    taken = {s: parse_tiles(text) for s, text in hands.items()}
+    for kinds in [*taken.values(), parse_tiles(extra), parse_tiles(draws)]:
+        for k in kinds:
+            pool.remove(k)
+    rest = [k for k in pool if k < 34]
+    flowers = [k for k in pool if k >= 34]
+    seats = []
+    for s in range(v.table.players):
+        if s not in taken:
+            taken[s], rest = rest[:13], rest[13:]
+        seats.extend(taken[s])
+    order = seats + parse_tiles(extra) + parse_tiles(draws) + rest + flowers
+    return Deal(v, wall_from_codes(v.tiles, [CODES[k] for k in order]), 0)
+
+
+def ask(deal: Deal, seat: int, level: str = "normal") -> tuple[Action, AIPlayer]:
+    decision = next(d for d in deal.pending() if d.seat == seat)
+    ai = AIPlayer(level, 0)
+    action = ai.choose(deal, decision)
+    assert decision.find(action) is not None
+    return action, ai
+
+
+# ------------------------------------------------------------------ properties
+
+class _Checked:
+    """Plays a controller, checking each answer is an option and each valid win offered is taken."""
+
+    def __init__(self, kind: str, seed: int) -> None:
+        self.kind = kind
+        self.controller = make_controller(kind, seed)
+        self.wins_offered = 0
+
+    def choose(self, deal: Deal, decision: Decision) -> Action:
+        action = self.controller.choose(deal, decision)
+        assert decision.find(action) is not None, f"{self.kind}: {action.label()} is not an option"
+        if any(o.do == "win" for o in decision.options):
+            self.wins_offered += 1
+            if self.kind in ("ai:easy", "ai", "ai:normal"):
+                assert action.do == "win", f"{self.kind} passed a valid win"
+        return action
+
+
+@pytest.mark.parametrize("name, options", VARIANTS)
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2 ** 32), kinds=st.permutations(["ai:easy", "ai", "ai:strong", "baseline"]))
+def test_every_level_plays_legal_moves_and_takes_its_wins(name: str, options: dict[str, str] | None, seed: int,
+                                                           kinds: Sequence[str]) -> None:
+    v = load_variant(name, options)
+    n = v.table.players
+    players = [_Checked(k, seed + s) for s, k in enumerate(kinds[:n])]
+    deal = play_deal(Deal(v, shuffled_wall(v.tiles, seed), seed % n), players)
+    assert deal.over and sum(deal.deltas()) == 0
+
+
+def test_the_kinds_and_levels() -> None:
+    assert set(LEVELS) == {"easy", "normal", "strong"}
+    for kind in ("ai", "ai:normal", "ai:easy", "ai:strong"):
+        assert kind in KINDS and isinstance(make_controller(kind, 1), AIPlayer)
+    assert make_controller("ai", 1).level.name == "normal"
+    with pytest.raises(ValueError, match="unknown AI level 'wizard'"):
+        AIPlayer("wizard")
+
+
+def test_the_same_seed_plays_the_same_deal() -> None:
+    v = load_variant("mcr")
+    runs = []
+    for _ in range(2):
+        deal = Deal(v, shuffled_wall(v.tiles, 7), 1)
+        kinds = ["ai", "ai:strong", "ai:easy", "ai"]
+        play_deal(deal, [make_controller(k, deal_seed(7, s)) for s, k in enumerate(kinds)])
+        runs.append(deal.record)
+    assert runs[0] == runs[1]
+
+
+# ------------------------------------------------------------------ known positions
+
+def test_a_ready_hand_keeps_its_wait() -> None:
+    # 111m 234m 567m 789m and 5m wait on a second 5m (a full flush); the 9p is the stray tile.
+    deal = table("hk", {0: "111m234m567m789m5m"}, "9p")
+    for level in LEVELS:
+        action, _ = ask(deal, 0, level)
+        assert action == Action("discard", tile=parse_tiles("9p")[0], id=action.id)
+
+
+@pytest.mark.parametrize("hand", ["1m8m9m9m2p1s5s9s9s1z1z5z5z", "1m3m3m7m6p6p7p2s2s7s3z5z5z"])
+def test_a_hong_kong_hand_keeps_its_only_faan(hand: str) -> None:
+    # The red dragon pung is the hand's one sure faan (three are needed): shanten and
+    # useful tiles alone would give up a red dragon; the AI keeps the pung.
+    deal = table("hk", {0: hand}, "5z")
+    red = parse_tiles("5z")[0]
+    for level in ("normal", "strong"):
+        action, _ = ask(deal, 0, level)
+        assert action.do == "discard" and action.tile != red
+    speed, _ = ask(deal, 0, "easy")  # what speed alone prefers, without the noise's luck
+    assert speed.do == "discard"
+
+
+def test_a_sichuan_hand_gives_up_its_shortest_suit_and_discards_it_first() -> None:
+    deal = table("sichuan", {0: "1m2m3m4m5m6m7s8s9s2s2s1p9m"}, "5p")
+    action, _ = ask(deal, 0)
+    assert action == Action("missing_suit", suit="p")
+    deal.act(0, action)
+    while deal.pending()[0].kind == "missing_suit":
+        decision = deal.pending()[0]
+        deal.act(decision.seat, make_controller("baseline", 1).choose(deal, decision))
+    action, _ = ask(deal, 0)
+    assert action.do == "discard" and action.tile in parse_tiles("1p5p")
+
+
+def test_an_mcr_hand_keeps_its_concealed_points() -> None:
+    # Seat 1 could chow 123m on the dealer's 3m and come closer, but the open hand could no
+    # longer reach 8 points; concealed it can (fully concealed and self-drawn among them).
+    deal = table("mcr", {1: "1m2m5m5m6m6m7m9m9m3p3s4s6s"}, "3m")
+    deal.act(0, Action("discard", tile=parse_tiles("3m")[0]))
+    easy = next(d for d in deal.pending() if d.seat == 1)
+    assert any(o.do == "chow" for o in easy.options)
+    action, ai = ask(deal, 1)
+    assert action.do == "pass", ai.reason
+
+
+def test_a_discard_does_not_deal_into_an_obvious_flush() -> None:
+    """Seat 2 pungs 8p, 5p and 2p in turn, throwing honors: dots are its suit. The AI (seat
+    0) is then ready whichever of its strays it throws, 9p or 5m: speed alone keeps the wait
+    with more tiles left (5m: a 9p is on the table) and throws the 9p; the AI throws the 5m."""
+    deal = table("hk", {0: "8p9p5m1m2m3m7m8m9m1s2s3s7s", 1: "2p1m2m3m6m4s5s6s9s9s1z2z3z",
+                        2: "2p2p5p5p8p8p6p7p9p1z2z3z4z", 3: "5p3m4m6m8m4s6s1s3s6z6z6z4z"},
+                 "8s", draws="7z9p7z7z7z9s")
+    pungs = set(parse_tiles("2p5p8p"))
+    first = {0: parse_tiles("8p")[0], 1: parse_tiles("2p")[0], 3: parse_tiles("5p")[0]}
+    while True:
+        decision = deal.pending()[0]
+        seat = decision.seat
+        if seat == 0 and decision.kind == "turn" and len(deal.melds[2]) == 3:
+            break
+        if decision.kind == "turn":
+            if seat == 2:
+                tile = next(k for k in range(27, 34) if deal.counts[2][k])
+            elif deal.counts[seat][first.get(seat, -1)]:
+                tile = first[seat]
+            else:
+                assert decision.drawn is not None
+                tile = deal.kinds[decision.drawn]
+            deal.act(seat, Action("discard", tile=tile))
+        else:
+            pung = seat == 2 and decision.tile in pungs
+            deal.act(seat, Action("pung") if pung else Action("pass"))
+    nine, five = parse_tiles("9p5m")
+    assert deal.counts[0][nine] and deal.counts[0][five]
+    speed = analyst(deal.variant).discards(View.of_seat(deal, 0))
+    assert speed[0].tile == nine and speed[0].shanten == 0
+    action, ai = ask(deal, 0)
+    assert action.do == "discard" and action.tile == five, ai.reason
+    assert "risk" in (ai.reason or "")
+
+
+# ------------------------------------------------------------------ reasons
+
+def test_each_decision_says_why_and_replay_shows_it() -> None:
+    out = replay({"variant": "sichuan", "seed": 3, "autoplay": "ai", "actions": [{"seat": 1, "do": "missing_suit",
+                                                                                 "suit": "p"}]},
+                 players=["ai", "ai:strong", "ai:easy", "baseline"], explain=True)
+    decisions = out["decisions"]
+    scripted = next(d for d in decisions if d["seat"] == 1 and d["do"] == "missing_suit")
+    assert "why" not in scripted
+    assert all("why" not in d for d in decisions if d["seat"] == 3)  # the baseline says nothing
+    said = [d["why"] for d in decisions if d["seat"] in (0, 2) and d["do"] == "discard"]
+    assert said and all(w.startswith("discard ") for w in said)
+    assert any("useful" in w for w in said)
+    plain = replay({"variant": "sichuan", "seed": 3, "autoplay": "ai", "actions": [{"seat": 1, "do": "missing_suit",
+                                                                                   "suit": "p"}]},
+                   players=["ai", "ai:strong", "ai:easy", "baseline"])
+    assert all("why" not in d for d in plain["decisions"])
+    assert [{k: v for k, v in d.items() if k != "why"} for d in decisions] == plain["decisions"]
+
+
+def test_simulate_reports_each_kinds_decision_time() -> None:
+    out = simulate("sichuan", 2, seed=5, players=["ai", "ai:easy", "ai:strong", "baseline"])
+    for kind in ("ai", "ai:easy", "ai:strong", "baseline"):
+        ms = out["by_kind"][kind]["decision_ms"]
+        assert 0 < ms["median"] <= ms["p99"]
+
+
+def test_the_missing_suit_is_never_a_suit_held_two_more_times_than_the_fewest() -> None:
+    v = load_variant("sichuan")
+    for seed in range(6):
+        deal = Deal(v, shuffled_wall(v.tiles, seed), 0)
+        while deal.pending() and deal.pending()[0].kind == "missing_suit":
+            decision = deal.pending()[0]
+            action, _ = ask(deal, decision.seat)
+            held = [sum(deal.counts[decision.seat][9 * s:9 * s + 9]) for s in range(3)]
+            assert held[SUITS.index(action.suit or "")] <= min(held) + 1
+            deal.act(decision.seat, action)
+
+
+def test_a_scenarios_players_are_checked() -> None:
+    from cardavia.runtime.replay import ScenarioError
+
+    for players, message in (([" ai"] * 4, "unknown kind"), (["ai"] * 3, "expected 4 controller kinds"),
+                             ("ai", "expected 4 controller kinds")):
+        with pytest.raises(ScenarioError, match=message):
+            replay({"variant": "hk", "seed": 1, "autoplay": "ai", "players": players})
+    out = replay({"variant": "hk", "seed": 1, "players": ["baseline"] * 4})  # autoplay drawn-tile: players unused
+    assert out["end"] in ("win", "exhausted")
