@@ -188,6 +188,14 @@ class Words:
                                   worth=worth)
             return t.pgettext("game", "{seat} wins on {tile} from {source}: {worth}.", seat=who, tile=e["tile"],
                               source=source, worth=worth)
+        if kind == "exchange":  # only your own tiles are named: the others' stay hidden
+            if you:
+                return t.pgettext("game", "You pass {tiles} to {target}.", tiles=" ".join(e["tiles"]),
+                                  target=self.seat(deal, e["to"]))
+            if e["to"] == HUMAN:
+                return t.pgettext("game", "{seat} passes you {tiles}.", seat=who, tiles=" ".join(e["tiles"]))
+            return t.npgettext("game", "{seat} passes {n} tile to {target}.", "{seat} passes {n} tiles to {target}.",
+                               len(e.get("ids", ())) or e.get("n_tiles", 0), seat=who, target=self.seat(deal, e["to"]))
         if kind == "draw" and you and e.get("end") == "back" and e["tile"][-1] != "f":
             return t.pgettext("game", "You draw a replacement tile: {tile}.", tile=e["tile"])
         return None

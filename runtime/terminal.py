@@ -90,8 +90,9 @@ class Game:
         return self.analyst.waits(view)
 
     def ready_marker(self, deal: Deal) -> Text | None:
-        """"ready: 3m 6m" while your hand is ready (marked when no wait makes a valid win)."""
-        if deal.won[HUMAN]:
+        """"ready: 3m 6m" while your hand is ready (marked when no wait makes a valid win); a
+        winner who stays in the deal (after_win: stay) keeps its marker, it may win again."""
+        if deal.won[HUMAN] and not deal.stay:
             return None
         waits = self.waits_now(deal)
         if not waits:
@@ -400,7 +401,11 @@ class TerminalPlayer:
             keys.append(t.pgettext("game", "k = kong {tiles}", tiles=" ".join(CODES[o.tile] for o in kongs
                                                                                 if o.tile is not None)))
         keys.append(t.pgettext("game", "? = help"))
-        if len(allowed) < len({deal.kinds[x] for x in tiles}):
+        locked = deal.stay and deal.won[HUMAN]  # after a win the hand stays as it was
+        if locked and drawn is not None:
+            screen.say(t.pgettext("game", "Your hand is locked since your win: only the tile you drew, {tile}, may "
+                                          "be discarded.", tile=deal.codes[drawn]))
+        elif len(allowed) < len({deal.kinds[x] for x in tiles}):
             screen.say(t.pgettext("game", "Only {tiles} may be discarded now: the missing suit goes first.",
                                   tiles=" ".join(CODES[k] for k in sorted(allowed))))
         if can_win:
@@ -445,8 +450,12 @@ class TerminalPlayer:
                 continue
             kind = deal.kinds[tid]
             if kind not in allowed:
-                screen.say(t.pgettext("game", "{tile} cannot be discarded now: the missing suit goes first.",
-                                      tile=deal.codes[tid]))
+                if locked:
+                    screen.say(t.pgettext("game", "{tile} cannot be discarded: your hand is locked since your win.",
+                                          tile=deal.codes[tid]))
+                else:
+                    screen.say(t.pgettext("game", "{tile} cannot be discarded now: the missing suit goes first.",
+                                          tile=deal.codes[tid]))
                 continue
             if can_win and not self.confirm(t.pgettext("game", "Discard {tile} and give up the win?",
                                                         tile=deal.codes[tid])):
