@@ -23,8 +23,6 @@ if TYPE_CHECKING:
     from cardavia.runtime.actions import Decision
     from cardavia.runtime.deal import Deal
 
-#: Discards a hint names (best first).
-HINTED_DISCARDS = 3
 WINDS = "ESWN"
 
 
@@ -335,58 +333,8 @@ class Table:
                 else:
                     out.append(t.pgettext("game", "Your tiles make a winning shape, but {why}.",
                                           why=self.words.refusal(analysis.complete)))
-            out += self._distance(analysis.shanten, True)
-            for disc in analysis.discards[:HINTED_DISCARDS]:
-                rest = list(view.concealed)
-                rest.remove(disc.tile)
-                if disc.shanten == 0:
-                    waits = a.waits(View(tuple(rest), view.melds, view.flowers, view.seat_wind, view.round_wind,
-                                         view.missing_suit, view.visible))
-                    out.append(t.pgettext("game", "Discard {tile}: ready on {waits}.", tile=CODES[disc.tile],
-                                          waits="; ".join(self.value_words(w) for w in waits)))
-                elif disc.shanten < 99:
-                    named = " ".join(CODES[k] for k in disc.useful[:9]) + (" …" if len(disc.useful) > 9 else "")
-                    out.append(t.npgettext("game", "Discard {tile}: {n} useful tile left ({kinds}).",
-                                           "Discard {tile}: {n} useful tiles left ({kinds}).", disc.unseen,
-                                           tile=CODES[disc.tile], kinds=named))
-            return out
-        analysis = a.analyse(view)
-        if analysis.waits:
-            out.append(t.pgettext("game", "You are ready. Waits: {waits}.",
-                                  waits="; ".join(self.value_words(w) for w in analysis.waits)))
-            for w in analysis.waits:
-                for value in (w.discard, w.self_drawn):
-                    if not value.valid:
-                        out.append(t.pgettext("game", "A win on {tile} is refused: {why}.", tile=CODES[w.tile],
-                                              why=self.words.refusal(value)))
-                        break
-            return out
-        out += self._distance(analysis.shanten, False)
-        if analysis.useful:
-            named = " ".join(CODES[k] for k in analysis.useful[:9])
-            out.append(t.npgettext("game", "{n} useful tile left: {kinds}.", "{n} useful tiles left: {kinds}.",
-                                   analysis.unseen, kinds=named + (" …" if len(analysis.useful) > 9 else "")))
-        return out
-
-    def value_words(self, wait: Any) -> str:
-        t, words = self.t, self.words
-        left = t.npgettext("game", "{n} left", "{n} left", wait.unseen)
-        if wait.discard.valid == wait.self_drawn.valid and wait.discard.total == wait.self_drawn.total:
-            return t.pgettext("game", "{tile} ({left}: {worth})", tile=CODES[wait.tile], left=left,
-                              worth=words.worth(wait.discard))
-        return t.pgettext("game", "{tile} ({left}: {worth}, self-drawn {drawn})", tile=CODES[wait.tile], left=left,
-                          worth=words.worth(wait.discard), drawn=words.worth(wait.self_drawn))
-
-    def _distance(self, shanten: int, extra: bool) -> list[str]:
-        t = self.t
-        if shanten >= 99:
-            return [t.pgettext("game", "No winning shape can be made with these sets.")]
-        if shanten == 0 and extra:
-            return [t.pgettext("game", "The right discard leaves you ready.")]
-        if shanten > 0:
-            return [t.npgettext("game", "You are {n} tile away from ready.", "You are {n} tiles away from ready.",
-                                shanten)]
-        return []
+            return out + self.words.turn_hints(a, view, analysis)
+        return self.words.waiting_hints(a.analyse(view))
 
     def refused(self) -> str | None:
         """The last discard completes your hand but the rules refuse the win: why."""
