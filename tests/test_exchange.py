@@ -101,5 +101,6 @@ def test_more_tiles_than_a_hand_are_refused(tmp_path: Path) -> None:
 
 
 def test_the_exchange_option_simulates_soundly() -> None:
-    out = simulate("sichuan", 200, seed=5, options={"exchange": "on"})
-    assert out["deals"] == 200 and out["invariant_violations"] == 0
+    # The AI passes the tiles (200 deals of each choice with baseline bots: test_options_cli.py).
+    out = simulate("sichuan", 50, seed=5, options={"exchange": "on"})
+    assert out["deals"] == 50 and out["invariant_violations"] == 0
