@@ -29,6 +29,7 @@ PAYERS = ("discarder", "each_opponent", "each_active_opponent", "other_opponents
 
 #: The events of the deal a payment may read (as pattern conditions do).
 DEAL_NAMES: dict[str, Type | Fact] = {"first_turn": BOOL, "first_go_around": BOOL, "dealer_first_discard": BOOL,
+              "flower_replacement": BOOL,
               "tiles_left": Fact("tiles_left", INT, span=(0, None)),
               "dealer_repeats": Fact("dealer_repeats", INT, span=(0, None))}
 

@@ -69,6 +69,7 @@ EXAMPLES: dict[str, str] = {
     "dealer": "dealer and self_drawn and first_turn",
     "first_turn": "self_drawn and first_turn",
     "dealer_first_discard": "dealer_first_discard and not self_drawn",
+    "flower_replacement": "kong_replacement or flower_replacement",
     "tiles_left": "tiles_left == 0",
     "dealer_repeats": "dealer_repeats >= 1",
     "payer": "2 * base if payer.dealer else base",
@@ -100,6 +101,7 @@ WIN_MEANINGS = {
     "first_turn": "as in pattern conditions: the winner had not discarded yet, no claim or kong in the deal",
     "first_go_around": "as in pattern conditions: the win comes in the deal's first go-around",
     "dealer_first_discard": "as in pattern conditions: the winning tile is the dealer's first discard",
+    "flower_replacement": "as in pattern conditions: the winning tile replaced a flower",
     "tiles_left": "the tiles left in the wall",
     "dealer_repeats": "how many deals in a row the dealer has kept the deal",
 }

@@ -166,6 +166,7 @@ class Deal:
         self.turn = dealer
         self.drawn: int | None = None
         self.after_kong = False
+        self.after_flower = False  # the tile just drawn replaced a flower
         self.after_claim = False
         self.end: str | None = None
         self.claim: _Claim | None = None
@@ -386,6 +387,7 @@ class Deal:
     def _draw(self, seat: int, back: bool) -> bool:
         """Draw one tile, exposing flowers and replacing them from the end; False: the wall ran out."""
         events = self.events
+        self.after_flower = False
         while True:
             if self.front >= self.back:
                 return False
@@ -400,7 +402,7 @@ class Deal:
             if self.kinds[tid] >= 34:
                 self.flowers[seat].append(tid)
                 events.append({"type": "flower", "seat": seat, "tile": code, "id": tid})
-                back = True
+                back = self.after_flower = True
                 continue
             self._add(seat, tid)
             self.drawn = tid
@@ -415,6 +417,7 @@ class Deal:
             self.hands[seat] = ids
             self._event(type="deal", seat=seat, ids=list(ids), tiles=[self.codes[t] for t in ids])
         extra = None
+        extra_replaced = False
         for _ in range(table.dealer_tiles - table.other_tiles):
             extra = self._take(False)
             assert extra is not None
@@ -436,7 +439,9 @@ class Deal:
                     return
                 if tid == extra:
                     extra = self.drawn  # the replacement of the dealer's 14th tile counts as just drawn
+                    extra_replaced = True
         self.drawn = extra
+        self.after_flower = extra_replaced
         exchange = self.play.exchange
         if exchange is not None:
             n, same = int(exchange["tiles"]), bool(exchange["same_suit"])
@@ -477,6 +482,7 @@ class Deal:
                 self._add(to, tid)
         if self.drawn is not None and self.drawn not in self.hands[self.dealer]:
             self.drawn = received[self.dealer][0]  # the dealer's fourteenth tile went: one it got stands for it
+            self.after_flower = False
         self._exchange.clear()
         self._after_exchange()
 
@@ -635,6 +641,7 @@ class Deal:
                 "first_go_around": fresh and before < self.n,
                 "dealer_first_discard": fresh and on_discard and self._discarder == self.dealer
                 and self.discards[self.dealer] == 1,
+                "flower_replacement": self_drawn and not robbing and self.after_flower,
                 "dealer": seat == self.dealer, "tiles_left": self.wall_left(), "dealer_repeats": self.repeats}
 
     def _self_drawn_win(self, seat: int) -> None:
@@ -948,6 +955,7 @@ class Deal:
         return {
             "variant": self.variant.id,
             "dealer": self.dealer,
+            **({"dealer_repeats": self.repeats} if self.repeats else {}),
             "end": self.end,
             "wins": [w.to_json() for w in self.wins],
             "payments": [p.to_json() for p in self.payments],

@@ -88,6 +88,7 @@ def win_payments(settlement: Settlement, seat: int, from_seat: int | None, total
                    last_wall_tile=flags.get("last_wall_tile", False),
                    first_turn=bool(events.get("first_turn")), first_go_around=bool(events.get("first_go_around")),
                    dealer_first_discard=bool(events.get("dealer_first_discard")),
+                   flower_replacement=bool(events.get("flower_replacement")),
                    tiles_left=int(events.get("tiles_left", 0)), dealer_repeats=int(events.get("dealer_repeats", 0)),
                    winner=player(seat, won, dealer, from_seat))
     out: list[Payment] = []

@@ -79,6 +79,10 @@ def load_scenario(obj: Any, players: list[str] | None = None) -> tuple[Deal, lis
     dealer = obj.get("dealer", 0)
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
         raise ScenarioError(f"'dealer' is {quoted(dealer)}: expected a seat 0-{n - 1}")
+    repeats = obj.get("dealer_repeats", 0)
+    if not isinstance(repeats, int) or isinstance(repeats, bool) or not 0 <= repeats <= 999:
+        raise ScenarioError(f"'dealer_repeats' is {quoted(repeats)}: expected how many deals in a row the dealer "
+                            "has kept, 0-999")
     try:
         if "wall" in obj:
             wall = wall_from_codes(variant.tiles, obj["wall"])
@@ -123,7 +127,7 @@ def load_scenario(obj: Any, players: list[str] | None = None) -> tuple[Deal, lis
             raise ScenarioError(f"action {i} (seat {seat}): {exc}") from None
         scripts[seat].queue.append((i, action))
     try:
-        deal = Deal(variant, wall, dealer)
+        deal = Deal(variant, wall, dealer, repeats)
     except ValueError as exc:  # pragma: no cover - inputs are checked above
         raise ScenarioError(str(exc)) from None
     return deal, scripts

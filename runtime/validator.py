@@ -74,8 +74,12 @@ def validate(variant: CompiledVariant, wall: Sequence[int], dealer: int, events:
     def size_ok(seat: int, extra: int) -> bool:
         return len(hands[seat]) == dealt - 3 * len(melds[seat]) + extra
 
+    # (seat, tile) for each tile drawn right after its drawer exposed a flower: it replaced it
+    replacing: set[tuple[int, int]] = set()
+    previous: dict[str, Any] = {}
     for i, ev in enumerate(events):
         t = ev.get("type")
+        before, previous = previous, ev
         if ended:
             fail(i, "event after the end")
         if t == "pay":
@@ -111,6 +115,8 @@ def validate(variant: CompiledVariant, wall: Sequence[int], dealer: int, events:
                 if front >= back or wall[front] != tid:
                     fail(i, f"tile {tid} is not the next tile from the front")
                 front += 1
+            if before.get("type") == "flower" and before.get("seat") == seat:
+                replacing.add((seat, tid))
             if won[seat] and not stay:
                 fail(i, f"seat {seat} has won and cannot draw")
             hands[seat].append(tid)
@@ -198,6 +204,7 @@ def validate(variant: CompiledVariant, wall: Sequence[int], dealer: int, events:
             deal = {"first_turn": not interrupted and discards[seat] == 0,
                     "first_go_around": not interrupted and sum(discards) - on_discard < n,
                     "dealer_first_discard": not interrupted and on_discard and src == dealer and discards[dealer] == 1,
+                    "flower_replacement": src is None and (seat, tid) in replacing,
                     "dealer": seat == dealer, "tiles_left": back - front, "dealer_repeats": repeats}
             counts = [0] * 34
             for x in concealed:
@@ -269,4 +276,5 @@ def validate_result(variant: CompiledVariant, result: dict[str, Any], wall_codes
         from .wall import wall_from_codes
 
         wall_ids = wall_from_codes(variant.tiles, list(wall_codes or []))
-    return validate(variant, wall_ids, result["dealer"], result["events"], result["deltas"])
+    return validate(variant, wall_ids, result["dealer"], result["events"], result["deltas"],
+                    result.get("dealer_repeats", 0))

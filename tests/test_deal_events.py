@@ -128,3 +128,43 @@ def test_a_scoring_request_names_events_of_the_deal() -> None:
         with pytest.raises(HandError, match=message):
             from_json({**hand, "deal": bad})
     assert hk.scorer.score(from_json({**hand, "deal": {"dealer": True}})).valid in (True, False)
+
+
+FLOWER_WIN = """\
+extends: hk
+id: hk_flower_win
+scoring:
+  minimum: 0
+  patterns:
+    - {id: flower_replacement, name: Win on a flower replacement, value: 1, when: "flower_replacement"}
+settlement:
+  win:
+    - {when: "self_drawn", from: each_opponent, amount: "base + dealer_repeats"}
+    - {when: "not self_drawn", from: discarder, amount: "3 * base"}
+"""
+
+# The dealer discards its 14th tile, draws a flower on its next turn and wins on the replacement.
+FLOWER_HANDS = {0: "123m 456m 789m 234p 5z", 1: "147m 258p 369s 147p 2z", 2: "258m 369m 369p 258s 1z",
+                3: "111s 222s 333s 444s 6s"}
+
+
+@pytest.mark.parametrize("repeats", [0, 3])
+def test_a_win_on_a_flower_replacement(repeats: int, tmp_path: Path, capsys: Any) -> None:
+    variant = tmp_path / "flower.yaml"
+    variant.write_text(FLOWER_WIN, encoding="utf-8")
+    scn = {**scenario(str(variant), FLOWER_HANDS, [D(0, "9s"), A(0, "win")], dealer_draw="9s",
+                      draws="9p 8p 7p 1f", tail="5z"), "dealer_repeats": repeats}
+    status, r, err = run_cli(scn, tmp_path, capsys)
+    assert status == 0, err
+    checked(scn, r)
+    assert fans(r)["flower_replacement"] == 1 and r["wins"][0]["seat"] == 0
+    base = 2 ** r["wins"][0]["total"]
+    assert pays(r) == [(s, 0, base + repeats, "win") for s in (1, 2, 3)]
+    assert r.get("dealer_repeats", 0) == repeats
+    # the same tile drawn from the front is no replacement
+    scn = {**scenario(str(variant), FLOWER_HANDS, [D(0, "9s"), A(0, "win")], dealer_draw="9s",
+                      draws="9p 8p 7p 5z")}
+    status, r, err = run_cli(scn, tmp_path, capsys)
+    assert status == 0, err
+    checked(scn, r)
+    assert "flower_replacement" not in fans(r)

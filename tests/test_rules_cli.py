@@ -119,9 +119,11 @@ def test_the_family_page(site: Path) -> None:
     assert page.headings[0] == ("h1", "Cina · 144 tessere")
     titles = [text for level, text in page.headings if level == "h3"]
     assert titles == ["Mahjong di Hong Kong", "Mahjong cinese ufficiale (MCR)", "Mahjong sanguinoso del Sichuan",
-                      "Mahjong Sichuan Fiume di sangue", "Mahjong del Sichuan a tre giocatori"]
-    assert "Scegli Hong Kong, Cinese ufficiale, Sichuan, Sichuan Fiume di sangue o Sichuan a tre." in page.text
-    assert page.table_headers == 5 * 3  # each game's pattern table has its column headers
+                      "Mahjong Sichuan Fiume di sangue", "Mahjong del Sichuan a tre giocatori",
+                      "Mahjong taiwanese a 16 tessere"]
+    assert ("Scegli Hong Kong, Cinese ufficiale, Sichuan, Sichuan Fiume di sangue, Sichuan a tre o Taiwanese."
+            in page.text)
+    assert page.table_headers == 6 * 3  # each game's pattern table has its column headers
 
 
 def test_display_sliders_and_accessibility(site: Path) -> None:

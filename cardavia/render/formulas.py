@@ -66,6 +66,8 @@ WIN = Vocabulary(
                                       t._("win after the deal's first go-around")),
         "dealer_first_discard": lambda t: (t._("win on the dealer's first discard"),
                                            t._("win not on the dealer's first discard")),
+        "flower_replacement": lambda t: (t._("win on a flower replacement tile"),
+                                         t._("win not on a flower replacement tile")),
     },
 )
 

@@ -212,6 +212,9 @@ def validate(hand: Hand, max_copies: int = MAX_COPIES, size: int | None = None) 
         raise HandError("kong_replacement needs self_drawn: the replacement tile is drawn by the winner")
     if hand.kong_replacement and not any(m.kind == "kong" for m in hand.melds):
         raise HandError("kong_replacement needs a declared kong")
+    if (hand.extra.get("deal") or {}).get("flower_replacement") and not (hand.self_drawn and hand.flowers):
+        raise HandError("deal.flower_replacement needs self_drawn and a flower: the winner draws the tile "
+                        "that replaces its flower")
     if hand.missing_suit not in (None, "m", "p", "s"):
         raise HandError(f"missing_suit {quoted(hand.missing_suit)}: expected m, p or s")
     return hand
@@ -224,7 +227,8 @@ _BOOL_FLAGS = ("self_drawn", "last_tile_of_kind", "kong_replacement", "robbing_k
 #: The events of the deal a win may carry (a request's ``deal`` object, kept in
 #: ``Hand.extra["deal"]``), with their type; those not given are false or 0.
 DEAL_EVENTS: dict[str, type] = {"first_turn": bool, "first_go_around": bool, "dealer_first_discard": bool,
-                                "dealer": bool, "tiles_left": int, "dealer_repeats": int}
+                                "flower_replacement": bool, "dealer": bool, "tiles_left": int,
+                                "dealer_repeats": int}
 
 
 def deal_events(value: Any) -> dict[str, Any]:

@@ -76,6 +76,8 @@ PATTERN_FACTS: dict[str, Fact] = {f.name: f for f in [
                                   "discards before the winning tile than there are players", lazy=True),
     Fact("dealer_first_discard", BOOL, "the winning tile is the dealer's first discard, before any claim or kong",
          lazy=True),
+    Fact("flower_replacement", BOOL, "the winning tile was drawn to replace a flower or season the winner "
+                                     "had just drawn (or was dealt)", lazy=True),
     Fact("dealer", BOOL, "the winner is the dealer", lazy=True),
     Fact("tiles_left", INT, "the tiles left in the wall when the winning tile was taken", lazy=True,
          span=(0, None)),
@@ -318,6 +320,10 @@ class HandContext:
     @property
     def dealer_first_discard(self) -> bool:
         return bool(self._deal_event("dealer_first_discard"))
+
+    @property
+    def flower_replacement(self) -> bool:
+        return bool(self._deal_event("flower_replacement"))
 
     @property
     def dealer(self) -> bool:

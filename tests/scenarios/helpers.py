@@ -40,7 +40,7 @@ def checked(scn: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
     """The result, after the independent validator has found nothing wrong with it."""
     v = load_variant(scn["variant"], scn.get("options"))
     problems = validate(v, wall_from_codes(v.tiles, scn["wall"]), scn.get("dealer", 0), result["events"],
-                        result["deltas"])
+                        result["deltas"], scn.get("dealer_repeats", 0))
     assert problems == []
     return result
 
