@@ -5,7 +5,10 @@ invariant violations, and exits with status 1 when any run has a violation. The 
 200 deals of each (tests/test_options_cli.py, tests/test_blood_river.py). Run from the
 repository::
 
-    python bench/bench_choices.py [--deals 1000] [--seed 0] [--workers 2] [--json]
+    python bench/bench_choices.py [--deals 1000] [--seed 0] [--workers 2] [--players KIND] [--json]
+
+``--players`` seats one kind in every seat (default: simulate's, the normal AI; ``baseline``
+plays ten times faster and checks the rules as well).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import sys
 import time
 from typing import Any
 
+from cardavia.compiler import load_variant
 from cardavia.compiler.registry import each_choice, shipped_variants
 from cardavia.runtime.simulate import simulate
 
@@ -30,14 +34,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--players", default=None, help="one player kind for every seat (default: the AI)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     results: list[dict[str, Any]] = []
     for name, options in runs():
         start = time.perf_counter()
-        out = simulate(name, args.deals, seed=args.seed, workers=args.workers, options=options)
+        seats = load_variant(name, options).table.players
+        players = [args.players] * seats if args.players else None
+        out = simulate(name, args.deals, seed=args.seed, workers=args.workers, options=options, players=players)
         seconds = time.perf_counter() - start
-        results.append({"variant": name, "options": options, "deals": out["deals"],
+        results.append({"variant": name, "options": options, "players": out["players"], "deals": out["deals"],
                         "deals_per_second": round(out["deals"] / seconds, 1), "ends": out["ends"],
                         "invariant_violations": out["invariant_violations"]})
         if not args.json:

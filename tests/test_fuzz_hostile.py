@@ -12,7 +12,9 @@ line gets exactly one JSON answer, the same on the fast path as on the checked o
 game ends when its input does. Never a traceback, an internal error or raw control
 characters from the input on a terminal.
 
-The fast suite draws a few examples of each; the ``slow`` runs draw many more.
+The fast suite draws a few examples of each; the ``slow`` runs draw many more, times
+``CARDAVIA_FUZZ_SCALE`` (default 1; e.g. ``CARDAVIA_FUZZ_SCALE=10 pytest -m slow
+tests/test_fuzz_hostile.py`` for a long sweep away from CI).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import signal
 import tempfile
 import time
@@ -86,9 +89,13 @@ def fast(n: int) -> Callable[[Any], Any]:
                                            HealthCheck.filter_too_much])
 
 
+#: How many times the slow runs' examples to draw (a long sweep sets it above 1).
+SCALE = float(os.environ.get("CARDAVIA_FUZZ_SCALE", "1"))
+
+
 def slow(n: int) -> Callable[[Any], Any]:
     def mark(test: Any) -> Any:
-        return pytest.mark.slow(fast(n)(test))
+        return pytest.mark.slow(fast(max(1, round(n * SCALE)))(test))
     return mark
 
 
@@ -303,7 +310,7 @@ def test_hostile_variant_files(files: dict[str, str]) -> None:
     compile_fuzzed(files)
 
 
-@slow(400)
+@slow(150)
 @given(variant_files())
 def test_hostile_variant_files_at_length(files: dict[str, str]) -> None:
     compile_fuzzed(files)
