@@ -1,4 +1,4 @@
-"""The terminal game: you in seat 0 against three computer players, one deal after another.
+"""The terminal game: you in seat 0 against the computer players, one deal after another.
 
 What the player sees is built to fit 80x24: the legend and the whole board once at the
 start of a deal (and on ``b`` or ``?``), then only what changed: the other players' moves
@@ -630,8 +630,10 @@ def play_session(variant_name: str, seed: int | None, inp: TextIO, out: TextIO, 
     if seed is None:
         seed = random.SystemRandom().randrange(10 ** 6)
     screen.say(Text(variant_text(t, words.unit, VARIANT_TITLE, variant.title), style="bold" if screen.color else ""))
-    screen.say(t.pgettext("game", "You play seat 0 against three computer players. Seed {seed}. At any question: ? "
-                                  "help and hints, b board, q quit.", seed=seed))
+    screen.say(t.npgettext("game", "You play seat 0 against {n} computer player. Seed {seed}. At any question: ? "
+                                   "help and hints, b board, q quit.",
+                           "You play seat 0 against {n} computer players. Seed {seed}. At any question: ? "
+                           "help and hints, b board, q quit.", variant.table.players - 1, seed=seed))
     for line in words.legend():
         screen.say(line)
     n = variant.table.players

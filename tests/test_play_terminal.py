@@ -391,3 +391,10 @@ def test_the_exchange_is_told_without_the_others_tiles() -> None:
     assert "Pass on 3 tiles (codes, e.g. 1s 4s 8s); Enter = 1s 4s 8s:" in text
     assert "You pass 1s 4s 8s to seat 2.\n" in text and "Seat 2 passes you 2p 3p 4p.\n" in text
     assert "Seat 1 passes 3 tiles to seat 3.\n" in text and "Seat 3 passes 3 tiles to seat 1.\n" in text
+
+
+@pytest.mark.parametrize("variant, others", [("sichuan-three", 2), ("hk", 3)])
+def test_the_greeting_counts_the_computer_players_of_the_table(variant: str, others: int) -> None:
+    out = io.StringIO()
+    play_session(variant, 2, Player(out), out, players=["baseline"] * others)
+    assert f"You play seat 0 against {others} computer players." in out.getvalue()

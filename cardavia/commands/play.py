@@ -1,5 +1,5 @@
 """``cardavia play VARIANT [--seed S] [--lang TAG] [--pace SECONDS] [--no-color] [--tiles text|unicode]
-[--players K,K,K]``: play deals in the terminal against three computer players."""
+[--players K,K,K]``: play deals in the terminal against the computer players."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ MAX_PACE = 10.0
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
-        "play", help="play in the terminal against three computer players",
-        description="Play deals in seat 0 (the dealer of the first deal) against three computer players. Pick a "
+        "play", help="play in the terminal against the computer players",
+        description="Play deals in seat 0 (the dealer of the first deal) against the computer players. Pick a "
                     "tile by its number and confirm to discard; answer a claim with its letter (w win, p pung, "
                     "k kong, c chow) or pass; ? shows hints on your hand (how far from ready, the best discards, "
                     "your waits and what each win is worth), b the board, r the rules; q quits.")
