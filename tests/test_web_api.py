@@ -27,11 +27,13 @@ with warnings.catch_warnings():  # newer Starlette prefers httpx2, and says so o
     from starlette.testclient import TestClient
 
 from cardavia.compiler import shipped_variants
+from cardavia.runtime.bots import BaselineBot
 
 from cardavia.render.languages import LANGUAGES
 from cardavia.web.app import create_app
 from cardavia.web.games import Games, TableGame
 from cardavia.web.store import Store
+from cardavia.web.view import Table
 
 
 def client(db: Path | str, pace: float = 0.0) -> TestClient:
@@ -429,3 +431,20 @@ def test_the_exchange_is_played_on_the_table_and_hides_the_others_tiles(tmp_path
     assert "You pass " in log and " passes you " in log and " passes 3 tiles to seat " in log
     s = play_out(c, s)
     assert all("tiles" in e for e in s["events"] if e["type"] == "exchange")  # face up once the deal is over
+
+
+def test_a_winner_who_stays_in_keeps_the_hints(tmp_path: Path) -> None:
+    # Blood River: after its win seat 0 plays on with its hand locked and may win again.
+    game = Games(Store(tmp_path / "g.sqlite3"), pace=0).start("sichuan-blood-river", seed=1, pace=0)
+    bot = BaselineBot(1)
+    for _ in range(400):
+        decision = game.your_decision()
+        if game.deal.over or (game.deal.won[0] and decision is not None and decision.kind == "turn"):
+            break
+        if decision is None:
+            game.advance()
+            continue
+        game.act(game.version, bot.choose(game.deal, decision).to_json())
+    assert game.deal.won[0] and not game.deal.over
+    hints = Table(game, "en").hints()
+    assert any(" ready on " in h or h.startswith("You are ready") for h in hints), hints

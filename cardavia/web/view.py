@@ -317,8 +317,8 @@ class Table:
     def hints(self) -> list[str]:
         """Ready or how far, the best discards, the waits and their values, why a win is refused."""
         deal, t, d = self.deal, self.t, self.decision
-        if deal.over or deal.won[HUMAN] or deal.phase in ("missing_suit", "exchange"):
-            return []
+        if deal.over or (deal.won[HUMAN] and not deal.stay) or deal.phase in ("missing_suit", "exchange"):
+            return []  # a winner who stays in the deal (after_win: stay) may win again: it keeps them
         a = self.analyst
         view = View.of_seat(deal, HUMAN)
         out: list[str] = []
