@@ -35,6 +35,9 @@ from .shapes.base import Shape
 from .shapes.kinds import shape_kind
 
 COMPILER_VERSION = "1"
+#: With ``play.exchange.direction: dice`` and no ``dice:``, which totals of two dice send the
+#: tiles which way (the convention most Sichuan tables use).
+DICE_TOTALS = {"across": (3, 6, 9, 12), "next": (4, 7, 10), "previous": (2, 5, 8, 11)}
 
 
 class Table(Record):
@@ -278,9 +281,24 @@ class _Compiler:
         exchange = p.get("exchange")
         if exchange is not None:
             exchange = {"same_suit": True, "direction": "dice", **exchange}
-            if exchange["direction"] in ("across", "dice") and data["table"].get("players") != 4:
-                self.problem(("play", "exchange", "direction"),
-                             f"passing {exchange['direction']!r} needs four players: expected next or previous")
+            direction = exchange["direction"]
+            if direction == "dice":
+                exchange["dice"] = dice = {d: list(t) for d, t in exchange.get("dice", DICE_TOTALS).items() if t}
+                totals = sorted(t for ts in dice.values() for t in ts)
+                if totals != list(range(2, 13)):
+                    twice = sorted({t for t in totals if totals.count(t) > 1})
+                    absent = sorted(set(range(2, 13)) - set(totals))
+                    self.problem(("play", "exchange", "dice"),
+                                 "expected every total of two dice, 2 to 12, once: "
+                                 + "; ".join(part for part in (
+                                     f"missing {', '.join(map(str, absent))}" if absent else "",
+                                     f"given twice {', '.join(map(str, twice))}" if twice else "") if part))
+            elif "dice" in exchange:
+                self.problem(("play", "exchange", "dice"), f"dice say where tiles go only with direction: dice, "
+                                                           f"not {direction!r}")
+            if (direction == "across" or "across" in exchange.get("dice", {})) and data["table"].get("players") != 4:
+                self.problem(("play", "exchange", "dice" if direction == "dice" else "direction"),
+                             "passing across needs four players: expected next or previous")
             if exchange["tiles"] > data["table"].get("other_tiles", 13):
                 self.problem(("play", "exchange", "tiles"), "a player cannot pass more tiles than it is dealt")
         return Play(p["chow"], kongs, p["discard_win"], p["after_win"], max_winners, missing, exchange)

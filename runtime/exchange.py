@@ -7,13 +7,12 @@ players are here; :class:`runtime.deal.Deal` runs the phase.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import combinations_with_replacement
+from typing import Any
 
 from .actions import Action, Decision
 
-#: Dice total (2-12) modulo 3 -> direction, when ``direction: dice``.
-DICE_DIRECTIONS = ("across", "next", "previous")
 #: How many seats on the tiles go, in turn order, for each direction (of four players).
 STEPS = {"next": 1, "across": 2, "previous": -1}
 
@@ -24,11 +23,13 @@ def dice_of(wall: Sequence[int]) -> tuple[int, int]:
     return wall[-1] % 6 + 1, wall[-2] % 6 + 1
 
 
-def direction_of(exchange: dict[str, object], wall: Sequence[int]) -> str:
-    """``next``, ``previous`` or ``across``: the variant's, or the dice's."""
-    direction = str(exchange.get("direction", "dice"))
+def direction_of(exchange: Mapping[str, Any], wall: Sequence[int]) -> str:
+    """``next``, ``previous`` or ``across``: the variant's, or where its ``dice`` send the
+    total of the deal's two dice (the compiler checks every total has one direction)."""
+    direction = str(exchange["direction"])
     if direction == "dice":
-        return DICE_DIRECTIONS[sum(dice_of(wall)) % 3]
+        total = sum(dice_of(wall))
+        return next(d for d, totals in exchange["dice"].items() if total in totals)
     return direction
 
 

@@ -28,16 +28,21 @@ from cardavia.render.catalog import (
     variant_text,
 )
 
+from .analysis import View
+
 if TYPE_CHECKING:
     from cardavia.compiler.variant import CompiledVariant
 
-    from .analysis import WinValue
+    from .analysis import Analysis, Analyst, Wait, WinValue
     from .deal import Deal
     from .payments import Payment
 
 #: The seat the person plays (the others are computer players).
 HUMAN = 0
 WINDS = "ESWN"
+#: How many of the best discards the hints name, and how many useful tiles each names.
+HINTED_DISCARDS = 3
+NAMED_TILES = 9
 
 
 def capital(sentence: str) -> str:
@@ -127,6 +132,72 @@ class Words:
             return self.t.pgettext("game", "{worth}, below the minimum", worth=self.amount(value.total))
         return self.t.pgettext("game", "no valid win")
 
+    # ------------------------------------------------------------ hints (terminal and web alike)
+
+    def wait(self, wait: Wait) -> str:
+        """A wait's copies left and the value of a win on it, on a discard and self-drawn."""
+        t = self.t
+        left = t.npgettext("game", "{n} left", "{n} left", wait.unseen)
+        if wait.discard.valid == wait.self_drawn.valid and wait.discard.total == wait.self_drawn.total:
+            return t.pgettext("game", "{tile} ({left}: {worth})", tile=CODES[wait.tile], left=left,
+                              worth=self.worth(wait.discard))
+        return t.pgettext("game", "{tile} ({left}: {worth}, self-drawn {drawn})", tile=CODES[wait.tile], left=left,
+                          worth=self.worth(wait.discard), drawn=self.worth(wait.self_drawn))
+
+    def distance(self, shanten: int, extra: bool) -> list[str]:
+        """How far the hand is from ready (``extra``: it holds a tile to discard first)."""
+        t = self.t
+        if shanten >= 99:
+            return [t.pgettext("game", "No winning shape can be made with these sets.")]
+        if shanten == 0 and extra:
+            return [t.pgettext("game", "The right discard leaves you ready.")]
+        if shanten > 0:
+            return [t.npgettext("game", "You are {n} tile away from ready.", "You are {n} tiles away from ready.",
+                                shanten)]
+        return []
+
+    def useful(self, kinds: Sequence[int]) -> str:
+        """The first useful tiles by code, "…" when there are more."""
+        return " ".join(CODES[k] for k in kinds[:NAMED_TILES]) + (" …" if len(kinds) > NAMED_TILES else "")
+
+    def turn_hints(self, analyst: Analyst, view: View, analysis: Analysis) -> list[str]:
+        """On your turn: how far from ready and the best discards, each with its waits and
+        their values or the useful tiles it keeps (a complete hand is told by the caller)."""
+        t = self.t
+        out = self.distance(analysis.shanten, True)
+        for d in analysis.discards[:HINTED_DISCARDS]:
+            if d.shanten == 0:
+                rest = list(view.concealed)
+                rest.remove(d.tile)
+                waits = analyst.waits(View(tuple(rest), view.melds, view.flowers, view.seat_wind, view.round_wind,
+                                           view.missing_suit, view.visible))
+                out.append(t.pgettext("game", "Discard {tile}: ready on {waits}.", tile=CODES[d.tile],
+                                      waits="; ".join(self.wait(w) for w in waits)))
+            elif d.shanten < 99:
+                out.append(t.npgettext("game", "Discard {tile}: {n} useful tile left ({kinds}).",
+                                       "Discard {tile}: {n} useful tiles left ({kinds}).", d.unseen,
+                                       tile=CODES[d.tile], kinds=self.useful(d.useful)))
+        return out
+
+    def waiting_hints(self, analysis: Analysis) -> list[str]:
+        """Between your turns: the waits and their values and why a win on one would be
+        refused, or how far from ready and the useful tiles."""
+        t = self.t
+        if analysis.waits:
+            out = [t.pgettext("game", "You are ready. Waits: {waits}.",
+                              waits="; ".join(self.wait(w) for w in analysis.waits))]
+            for w in analysis.waits:
+                refused = next((v for v in (w.discard, w.self_drawn) if not v.valid), None)
+                if refused is not None:
+                    out.append(t.pgettext("game", "A win on {tile} is refused: {why}.", tile=CODES[w.tile],
+                                          why=self.refusal(refused)))
+            return out
+        out = self.distance(analysis.shanten, False)
+        if analysis.useful:
+            out.append(t.npgettext("game", "{n} useful tile left: {kinds}.", "{n} useful tiles left: {kinds}.",
+                                   analysis.unseen, kinds=self.useful(analysis.useful)))
+        return out
+
     # ------------------------------------------------------------ what happened
 
     def event(self, deal: Deal, e: dict[str, Any]) -> str | None:
@@ -188,6 +259,14 @@ class Words:
                                   worth=worth)
             return t.pgettext("game", "{seat} wins on {tile} from {source}: {worth}.", seat=who, tile=e["tile"],
                               source=source, worth=worth)
+        if kind == "exchange":  # only your own tiles are named: the others' stay hidden
+            if you:
+                return t.pgettext("game", "You pass {tiles} to {target}.", tiles=" ".join(e["tiles"]),
+                                  target=self.seat(deal, e["to"]))
+            if e["to"] == HUMAN:
+                return t.pgettext("game", "{seat} passes you {tiles}.", seat=who, tiles=" ".join(e["tiles"]))
+            return t.npgettext("game", "{seat} passes {n} tile to {target}.", "{seat} passes {n} tiles to {target}.",
+                               len(e.get("ids", ())) or e.get("n_tiles", 0), seat=who, target=self.seat(deal, e["to"]))
         if kind == "draw" and you and e.get("end") == "back" and e["tile"][-1] != "f":
             return t.pgettext("game", "You draw a replacement tile: {tile}.", tile=e["tile"])
         return None

@@ -39,10 +39,6 @@ from .wall import shuffled_wall
 if TYPE_CHECKING:
     from cardavia.compiler.variant import CompiledVariant
 
-#: Discards shown by the hints, best first.
-HINTED_DISCARDS = 3
-#: Useful tiles named in a hint (their number is always given).
-NAMED_TILES = 9
 
 
 class Game:
@@ -90,8 +86,9 @@ class Game:
         return self.analyst.waits(view)
 
     def ready_marker(self, deal: Deal) -> Text | None:
-        """"ready: 3m 6m" while your hand is ready (marked when no wait makes a valid win)."""
-        if deal.won[HUMAN]:
+        """"ready: 3m 6m" while your hand is ready (marked when no wait makes a valid win); a
+        winner who stays in the deal (after_win: stay) keeps its marker, it may win again."""
+        if deal.won[HUMAN] and not deal.stay:
             return None
         waits = self.waits_now(deal)
         if not waits:
@@ -177,17 +174,6 @@ class Game:
 
     # ------------------------------------------------------------ the hints
 
-    def value_words(self, wait: Any) -> str:
-        """A wait's copies left and the value of a win on it, on a discard and self-drawn."""
-        words = self.words
-        t = self.t
-        left = t.npgettext("game", "{n} left", "{n} left", wait.unseen)
-        if wait.discard.valid == wait.self_drawn.valid and wait.discard.total == wait.self_drawn.total:
-            return t.pgettext("game", "{tile} ({left}: {worth})", tile=CODES[wait.tile], left=left,
-                              worth=words.worth(wait.discard))
-        return t.pgettext("game", "{tile} ({left}: {worth}, self-drawn {drawn})", tile=CODES[wait.tile], left=left,
-                          worth=words.worth(wait.discard), drawn=words.worth(wait.self_drawn))
-
     def hints(self, deal: Deal, decision: Decision) -> None:
         """The analysis of your hand (``?``): the legend and keys, how far from ready, the best
         discards with the tiles they keep, the waits and what each win is worth, and why a
@@ -217,48 +203,11 @@ class Game:
                 else:
                     screen.say(t.pgettext("game", "Your tiles make a winning shape, but {why}.",
                                           why=words.refusal(complete)))
-            self._distance(analysis.shanten, True)
-            for d in analysis.discards[:HINTED_DISCARDS]:
-                rest = list(view.concealed)
-                rest.remove(d.tile)
-                if d.shanten == 0:
-                    waits = a.waits(View(tuple(rest), view.melds, view.flowers, view.seat_wind, view.round_wind,
-                                         view.missing_suit, view.visible))
-                    screen.say(t.pgettext("game", "Discard {tile}: ready on {waits}.", tile=CODES[d.tile],
-                                          waits="; ".join(self.value_words(w) for w in waits)))
-                else:
-                    named = " ".join(CODES[k] for k in d.useful[:NAMED_TILES]) + (" …" if len(d.useful) >
-                                                                                    NAMED_TILES else "")
-                    screen.say(t.npgettext("game", "Discard {tile}: {n} useful tile left ({kinds}).",
-                                           "Discard {tile}: {n} useful tiles left ({kinds}).", d.unseen,
-                                           tile=CODES[d.tile], kinds=named))
+            for line in words.turn_hints(a, view, analysis):
+                screen.say(line)
             return
-        analysis = a.analyse(view)
-        if analysis.waits:
-            screen.say(t.pgettext("game", "You are ready. Waits: {waits}.",
-                                  waits="; ".join(self.value_words(w) for w in analysis.waits)))
-            for w in analysis.waits:
-                for value in (w.discard, w.self_drawn):
-                    if not value.valid:
-                        screen.say(t.pgettext("game", "A win on {tile} is refused: {why}.", tile=CODES[w.tile],
-                                              why=words.refusal(value)))
-                        break
-            return
-        self._distance(analysis.shanten, False)
-        if analysis.useful:
-            named = " ".join(CODES[k] for k in analysis.useful[:NAMED_TILES])
-            screen.say(t.npgettext("game", "{n} useful tile left: {kinds}.", "{n} useful tiles left: {kinds}.",
-                                   analysis.unseen, kinds=named + (" …" if len(analysis.useful) > NAMED_TILES else "")))
-
-    def _distance(self, shanten: int, extra: bool) -> None:
-        t = self.t
-        if shanten >= 99:
-            self.screen.say(t.pgettext("game", "No winning shape can be made with these sets."))
-        elif shanten == 0 and extra:
-            self.screen.say(t.pgettext("game", "The right discard leaves you ready."))
-        elif shanten > 0:
-            self.screen.say(t.npgettext("game", "You are {n} tile away from ready.",
-                                        "You are {n} tiles away from ready.", shanten))
+        for line in words.waiting_hints(a.analyse(view)):
+            screen.say(line)
 
     def rules(self) -> None:
         """The variant in two lines, and where its whole rules page is."""
@@ -400,7 +349,11 @@ class TerminalPlayer:
             keys.append(t.pgettext("game", "k = kong {tiles}", tiles=" ".join(CODES[o.tile] for o in kongs
                                                                                 if o.tile is not None)))
         keys.append(t.pgettext("game", "? = help"))
-        if len(allowed) < len({deal.kinds[x] for x in tiles}):
+        locked = deal.stay and deal.won[HUMAN]  # after a win the hand stays as it was
+        if locked and drawn is not None:
+            screen.say(t.pgettext("game", "Your hand is locked since your win: only the tile you drew, {tile}, may "
+                                          "be discarded.", tile=deal.codes[drawn]))
+        elif len(allowed) < len({deal.kinds[x] for x in tiles}):
             screen.say(t.pgettext("game", "Only {tiles} may be discarded now: the missing suit goes first.",
                                   tiles=" ".join(CODES[k] for k in sorted(allowed))))
         if can_win:
@@ -445,8 +398,12 @@ class TerminalPlayer:
                 continue
             kind = deal.kinds[tid]
             if kind not in allowed:
-                screen.say(t.pgettext("game", "{tile} cannot be discarded now: the missing suit goes first.",
-                                      tile=deal.codes[tid]))
+                if locked:
+                    screen.say(t.pgettext("game", "{tile} cannot be discarded: your hand is locked since your win.",
+                                          tile=deal.codes[tid]))
+                else:
+                    screen.say(t.pgettext("game", "{tile} cannot be discarded now: the missing suit goes first.",
+                                          tile=deal.codes[tid]))
                 continue
             if can_win and not self.confirm(t.pgettext("game", "Discard {tile} and give up the win?",
                                                         tile=deal.codes[tid])):

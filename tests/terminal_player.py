@@ -41,8 +41,8 @@ class Player(io.TextIOBase):
         raise AssertionError("no hand on the screen")
 
     def answer(self, screen: str, prompt: str) -> str:
-        if "Choose your missing suit" in prompt:
-            return ""
+        if "Choose your missing suit" in prompt or "Pass on" in prompt:
+            return ""  # the suggestion
         if "[Enter/y = yes, n = no]" in prompt:
             return "y"
         if "You can win" in prompt or "rob the kong" in prompt or ("Discard which tile?" not in prompt and \

@@ -40,12 +40,13 @@ def test_heavenly_hand_scores_the_limit_when_the_option_is_on(tmp_path: Path, ca
            "options": {"heaven_earth": "on"}}
     status, r, err = run_cli(scn, tmp_path, capsys)
     assert status == 0, err
+    checked(scn, r)
     assert fans(r) == {"heavenly_hand": 1} and r["wins"][0]["total"] == 5
     # a self-drawn win: each player still in the deal pays min(2 ** 5, 32) + 1
     assert pays(r)[:3] == [(1, 0, 33, "win"), (2, 0, 33, "win"), (3, 0, 33, "win")]
     plain = scenario("sichuan", HEAVEN, [M(0, "s"), A(0, "win")], dealer_draw="9p")
     status, r, _ = run_cli(plain, tmp_path, capsys)
-    assert status == 0 and "heavenly_hand" not in fans(r) and r["wins"][0]["total"] < 5
+    assert status == 0 and "heavenly_hand" not in fans(checked(plain, r)) and r["wins"][0]["total"] < 5
 
 
 def test_a_claim_ends_the_first_turns(tmp_path: Path, capsys: Any) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from cardavia.compiler import VariantError, compile_file, load_variant
 from cardavia.runtime.actions import Action, ActionError
-from cardavia.runtime.exchange import DICE_DIRECTIONS, dice_of, direction_of, target
+from cardavia.runtime.exchange import dice_of, direction_of, target
 from cardavia.runtime.simulate import simulate
 from scenarios.helpers import checked, run_cli, scenario
 
@@ -48,12 +48,49 @@ def test_an_exchange_not_offered_is_refused(tmp_path: Path, capsys: Any) -> None
 
 def test_the_dice_decide_the_direction() -> None:
     v = load_variant("sichuan", {"exchange": "on"})
-    assert v.play.exchange == {"tiles": 3, "same_suit": True, "direction": "dice"}
+    assert v.play.exchange == {"tiles": 3, "same_suit": True, "direction": "dice",
+                               "dice": {"across": [3, 6, 9, 12], "next": [4, 7, 10], "previous": [2, 5, 8, 11]}}
     wall = list(range(108))
     d1, d2 = dice_of(wall)
     assert (d1, d2) == (107 % 6 + 1, 106 % 6 + 1)
-    assert direction_of(v.play.exchange, wall) == DICE_DIRECTIONS[(d1 + d2) % 3]
+    assert direction_of(v.play.exchange, wall) == {0: "across", 1: "next", 2: "previous"}[(d1 + d2) % 3]
     assert [target(0, d, 4) for d in ("next", "across", "previous")] == [1, 2, 3]
+
+
+ODD_EVEN = NEXT.replace("direction: next}", "direction: dice, dice: {next: [3, 5, 7, 9, 11], "
+                                            "previous: [2, 4, 6, 8, 10, 12]}}")
+
+
+def test_a_variant_says_which_totals_go_which_way(tmp_path: Path) -> None:
+    path = tmp_path / "odd-even.yaml"
+    path.write_text(ODD_EVEN, encoding="utf-8")
+    v = compile_file(path)
+    for wall_end, expected in (([0, 0], "previous"), ([0, 1], "next"), ([5, 5], "previous"), ([4, 5], "next")):
+        wall = list(range(2, 108)) + wall_end  # the dice: each of the last two ids % 6 + 1
+        assert direction_of(v.play.exchange, wall) == expected
+    out = simulate(str(path), 20, seed=1)
+    assert out["invariant_violations"] == 0
+
+
+@pytest.mark.parametrize("dice, message", [
+    ("{next: [3, 5, 7, 9, 11], previous: [2, 4, 6, 8, 10]}", "expected every total of two dice, 2 to 12, once: "
+                                                             "missing 12"),
+    ("{next: [2, 3, 5, 7, 9, 11], previous: [2, 4, 6, 8, 10, 12]}", "given twice 2"),
+    ("{next: [3, 5, 7, 9, 11], previous: [2, 4, 6, 8, 10, 13]}", "expected a number <= 12"),
+])
+def test_dice_that_leave_a_total_without_a_direction_are_refused(tmp_path: Path, dice: str, message: str) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(NEXT.replace("direction: next}", f"direction: dice, dice: {dice}}}"), encoding="utf-8")
+    with pytest.raises(VariantError) as info:
+        compile_file(bad)
+    assert "bad.yaml:4:" in str(info.value) and message in str(info.value)
+
+
+def test_dice_with_a_fixed_direction_are_refused(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(NEXT.replace("direction: next}", "direction: next, dice: {next: [2]}}"), encoding="utf-8")
+    with pytest.raises(VariantError, match="dice say where tiles go only with direction: dice, not 'next'"):
+        compile_file(bad)
 
 
 def test_more_tiles_than_a_hand_are_refused(tmp_path: Path) -> None:
@@ -64,5 +101,6 @@ def test_more_tiles_than_a_hand_are_refused(tmp_path: Path) -> None:
 
 
 def test_the_exchange_option_simulates_soundly() -> None:
-    out = simulate("sichuan", 200, seed=5, options={"exchange": "on"})
-    assert out["deals"] == 200 and out["invariant_violations"] == 0
+    # The AI passes the tiles (200 deals of each choice with baseline bots: test_options_cli.py).
+    out = simulate("sichuan", 50, seed=5, options={"exchange": "on"})
+    assert out["deals"] == 50 and out["invariant_violations"] == 0

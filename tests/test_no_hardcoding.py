@@ -89,12 +89,19 @@ class Finder:
         self.variants = variants
         self.patterns = {p for p in patterns if p not in allowed}
         self.allowed = allowed
+        self._seen: dict[str, str | None] = {}
 
     @staticmethod
     def _spans(padded: str, word: str) -> list[tuple[int, int]]:
         return [(m.start(), m.start() + len(word) + 2) for m in re.finditer(f"(?=_{re.escape(word)}_)", padded)]
 
     def in_identifier(self, identifier: str) -> str | None:
+        """The forbidden word an identifier holds, if any (identifiers repeat: each is read once)."""
+        if identifier not in self._seen:
+            self._seen[identifier] = self._in_identifier(identifier)
+        return self._seen[identifier]
+
+    def _in_identifier(self, identifier: str) -> str | None:
         words = _words(identifier)
         if words in self.allowed:
             return None
@@ -103,7 +110,7 @@ class Finder:
                 return word
         padded = f"_{words}_"
         for pid in self.patterns:
-            if "_" not in pid:  # a one-word id ("root") is an ordinary word in an identifier
+            if "_" not in pid or f"_{pid}_" not in padded:  # a one-word id ("root") is an ordinary word
                 continue
             for start, end in self._spans(padded, pid):
                 # Inside an engine word (the flag last_tile_of_kind holds the id last_tile): fine.

@@ -371,3 +371,23 @@ def test_the_end_of_a_sichuan_deal_shows_the_ready_hands_behind_the_ready_check(
     assert ready  # each ready hand face up, its waits, its best win and what the ready check pays for it
     for seat, _hand, _waits, _fan, pays in ready:
         assert re.search(rf"^  You pay seat {seat} {pays} \(Ready check\)\.$", end, flags=re.M)
+
+
+def test_a_winner_who_stays_in_keeps_its_waits_shown_and_is_told_why_its_hand_is_locked() -> None:
+    out = io.StringIO()
+    play_session("sichuan-blood-river", 35, Player(out), out, players=BASELINES)  # you win on your 14th draw
+    text = out.getvalue()
+    after = text[text.index("You win"):]
+    assert after.count("You win") >= 2  # and again, from the locked hand
+    assert "READY: 3s 6s" in after
+    assert "Your hand is locked since your win: only the tile you drew, " in after
+    assert "the missing suit goes first" not in after
+
+
+def test_the_exchange_is_told_without_the_others_tiles() -> None:
+    out = io.StringIO()
+    play_session("sichuan", 1, Player(out), out, players=BASELINES, options={"exchange": "on"})
+    text = out.getvalue()
+    assert "Pass on 3 tiles (codes, e.g. 1s 4s 8s); Enter = 1s 4s 8s:" in text
+    assert "You pass 1s 4s 8s to seat 2.\n" in text and "Seat 2 passes you 2p 3p 4p.\n" in text
+    assert "Seat 1 passes 3 tiles to seat 3.\n" in text and "Seat 3 passes 3 tiles to seat 1.\n" in text

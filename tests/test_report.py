@@ -95,9 +95,14 @@ def test_page_is_self_contained_with_a_table_for_every_chart(mixed):
     assert "Wilson" in html and "Student t" in html
 
 
+#: The comparisons below are about the statistics, not the players: the baseline bots play
+#: them, ten times faster than the AI (which the first test above plays).
+BASELINES = ("--players", "baseline,baseline,baseline,baseline")
+
+
 def test_compare_against_itself(capsys):
     # The same walls: every figure is the same and nothing differs.
-    status, same, _ = run(capsys, "report", "hk", "--compare", "hk", "--deals", "30", "--json")
+    status, same, _ = run(capsys, "report", "hk", "--compare", "hk", "--deals", "30", "--json", *BASELINES)
     assert status == 0
     first, second = same["runs"]
     assert first["figures"] == second["figures"]
@@ -105,7 +110,7 @@ def test_compare_against_itself(capsys):
     assert all(d["difference"] == 0 for d in same["differences"])
     # Other walls: the figures differ by chance only, and none is called significant.
     status, other, _ = run(capsys, "report", "hk", "--compare", "hk", "--compare-seed", "1", "--deals", "100",
-                           "--json")
+                           "--json", *BASELINES)
     assert status == 0
     a, b = other["runs"]
     assert a["figures"]["wins_by_seat"] != b["figures"]["wins_by_seat"]
@@ -119,7 +124,7 @@ def test_a_minimum_raised_to_8_wins_less_and_significantly(capsys, tmp_path: Pat
     overlay.write_text("extends: hk\nid: hk_minimum_8\nscoring:\n  minimum: 8\n", encoding="utf-8")
     page = tmp_path / "compare.html"
     status, out, _ = run(capsys, "report", "hk", "--compare", str(overlay), "--deals", "50", "--json",
-                         "--out", str(page))
+                         "--out", str(page), *BASELINES)
     assert status == 0
     a, b = (r["figures"] for r in out["runs"])
     assert a["refusals"]["minimum"] == 3 and b["refusals"]["minimum"] == 8

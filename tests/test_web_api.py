@@ -404,3 +404,28 @@ def test_the_pace_can_be_changed(tmp_path: Path) -> None:
     assert state_of(c, s["id"])["pace"] == 1
     page = c.get(f"/en/table/{s['id']}").text
     assert '<option value="1" selected>' in page
+
+
+def test_the_exchange_is_played_on_the_table_and_hides_the_others_tiles(tmp_path: Path) -> None:
+    c = client(tmp_path / "g.sqlite3")
+    r = c.post("/api/games", json={"variant": "sichuan", "seed": 3, "pace": 0, "options": {"exchange": "on"}})
+    assert r.status_code == 201, r.text
+    s = r.json()
+    assert s["phase"] == "exchange" and s["asked"]["kind"] == "exchange"
+    html = c.get(f"/en/table/{s['id']}/view")
+    assert html.status_code == 200 and 'data-pick="3"' in html.text
+    assert 'data-action="exchange" class="primary" data-selection="true" disabled>Pass on<' in html.text
+    suggested = re.search(r'data-action="exchange" data-tiles="([^"]+)"', html.text)
+    assert suggested is not None
+    bad = act(c, s, {"do": "exchange", "tiles": ["1m", "1p", "1s"]})
+    assert bad.status_code == 422 and "pass on 3 tiles you hold, of one suit" in bad.json()["error"]
+    assert state_of(c, s["id"]) == {**s, "next_move_in": state_of(c, s["id"])["next_move_in"]}  # nothing changed
+    s = act(c, s, {"do": "exchange", "tiles": suggested.group(1).split(",")}).json()
+    moves = [e for e in s["events"] if e["type"] == "exchange"]
+    assert len(moves) == 4 and s["phase"] == "missing_suit"
+    for e in moves:  # your tiles and the ones you received are shown; the others' are not
+        assert ("tiles" in e) == (0 in (e["seat"], e["to"]))
+    log = c.get(f"/en/table/{s['id']}/view").text
+    assert "You pass " in log and " passes you " in log and " passes 3 tiles to seat " in log
+    s = play_out(c, s)
+    assert all("tiles" in e for e in s["events"] if e["type"] == "exchange")  # face up once the deal is over

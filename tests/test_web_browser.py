@@ -149,6 +149,27 @@ def test_a_whole_deal_by_clicking(server: str, desktop: Any, variant: str) -> No
     assert desktop.inner_text(".status") != dealer_before  # deal 2, another dealer
 
 
+def test_the_exchange_by_selecting_tiles(server: str, desktop: Any) -> None:
+    desktop.goto(f"{server}/play/sichuan?pace=0&option.exchange=on")
+    assert desktop.get_attribute(".table-state", "data-pick") == "3"
+    chosen = '[data-action="exchange"][data-selection]'
+    suggested = str(desktop.get_attribute('[data-action="exchange"][data-tiles]', "data-tiles")).split(",")
+    ids: list[str] = []
+    for tile in desktop.query_selector_all('[data-role="hand"] [data-tile-id]'):
+        if tile.get_attribute("data-tile") in suggested and len(ids) < 3:
+            suggested.remove(str(tile.get_attribute("data-tile")))
+            ids.append(str(tile.get_attribute("data-tile-id")))
+    for tid in ids:
+        assert desktop.is_disabled(chosen)  # not until three are selected
+        desktop.click(f'[data-tile-id="{tid}"]')
+        assert desktop.get_attribute(f'[data-tile-id="{tid}"]', "aria-pressed") == "true"
+    assert not desktop.is_disabled(chosen)
+    click_and_wait(desktop, chosen)
+    assert all(desktop.query_selector(f'[data-role="hand"] [data-tile-id="{tid}"]') is None for tid in ids)
+    assert "You pass " in desktop.inner_text(".log")
+    assert play_by_clicking(desktop) > 0
+
+
 def test_the_table_fits_a_phone(server: str, phone: Any) -> None:
     phone.goto(f"{server}/play/hk?pace=0")
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]

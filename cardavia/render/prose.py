@@ -178,12 +178,14 @@ class Prose:
         items.append(t._("Draws come from the front of the wall, every replacement from its end. There is no "
                          "dead wall: the wall is exhausted when no tile is left."))
         if f.exchange is not None:
-            directions = {
-                "next": t._("to the next player"), "previous": t._("to the previous player"),
-                "across": t._("to the player across"),
-                "dice": t._("in the direction two dice give: a total of 3, 6, 9 or 12 across, 4, 7 or 10 to the next "
-                            "player, 2, 5, 8 or 11 to the previous one")}
-            where = directions[str(f.exchange["direction"])]
+            directions = {"next": t._("to the next player"), "previous": t._("to the previous player"),
+                          "across": t._("to the player across")}
+            if f.exchange["direction"] == "dice":
+                ways = t.join(t._("{totals} {direction}", totals=t.join(map(str, totals), "or"),
+                                  direction=directions[d]) for d, totals in f.exchange["dice"].items())
+                where = t._("as the total of two dice says: {ways}", ways=ways)
+            else:
+                where = directions[str(f.exchange["direction"])]
             if f.exchange["same_suit"]:
                 items.append(t.ngettext("After the deal, every player passes {n} tile of one suit on, all at once, "
                                         "{direction}.",

@@ -223,6 +223,11 @@ class TableGame:
             raise GameError(400, "bad_action", str(exc)) from None
         if action.do == "discard" and action.id is not None and action.id not in self.deal.hands[HUMAN]:
             raise GameError(422, "bad_tile", f"tile id {action.id} is not in your hand")
+        if decision.find(action) is None and decision.kind == "exchange":
+            exchange = self.variant.play.exchange or {}
+            raise GameError(422, "illegal", f"{action.label()} is not possible now: pass on "
+                                            f"{len(decision.options[0].tiles)} tiles you hold"
+                                            + (", of one suit" if exchange.get("same_suit") else ""))
         if decision.find(action) is None:
             options = ", ".join(dict.fromkeys(o.label() for o in decision.options))
             raise GameError(422, "illegal", f"{action.label()} is not possible now: your options are {options}")

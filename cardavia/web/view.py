@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardavia.compiler.model.tiles import CODES, SUITS
 from cardavia.runtime.analysis import View, WinValue, analyst
+from cardavia.runtime.exchange import baseline as exchange_suggestion
 from cardavia.runtime.telling import Words, capital
 
 from .games import HUMAN, TableGame
@@ -22,15 +23,14 @@ if TYPE_CHECKING:
     from cardavia.runtime.actions import Decision
     from cardavia.runtime.deal import Deal
 
-#: Discards a hint names (best first).
-HINTED_DISCARDS = 3
 WINDS = "ESWN"
 
 
 # ------------------------------------------------------------------ JSON
 
 def _public(deal: Deal, index: int, e: dict[str, Any]) -> dict[str, Any] | None:
-    """An event as seat 0 may see it, or None (another seat's dealt or drawn tiles stay hidden)."""
+    """An event as seat 0 may see it, or None (another seat's dealt, drawn or passed tiles stay
+    hidden until the deal is over)."""
     kind = e["type"]
     if kind == "deal":
         return {"n": index, "type": "deal", "seat": e["seat"], **({"tiles": e["tiles"]} if e["seat"] == HUMAN else {})}
@@ -40,6 +40,9 @@ def _public(deal: Deal, index: int, e: dict[str, Any]) -> dict[str, Any] | None:
         return {"n": index, "type": "draw", "seat": e["seat"], "end": e["end"]}
     if kind == "missing_suit" and e["seat"] != HUMAN and deal.phase == "missing_suit":
         return None
+    if kind == "exchange" and HUMAN not in (e["seat"], e["to"]) and not deal.over:
+        return {"n": index, "type": "exchange", "seat": e["seat"], "to": e["to"], "n_tiles": len(e["ids"]),
+                "direction": e["direction"]}
     return {"n": index, **e}
 
 
@@ -58,6 +61,9 @@ def _hand_order(deal: Deal) -> list[int]:
 
 
 def _allowed(decision: Decision | None) -> set[int]:
+    """The kinds you may select now: to discard on your turn, or to pass on in an exchange."""
+    if decision is not None and decision.kind == "exchange":
+        return {k for o in decision.options for k in o.tiles}
     if decision is None or decision.kind != "turn":
         return set()
     return {o.tile for o in decision.options if o.do == "discard" and o.tile is not None}
@@ -128,6 +134,8 @@ class Button:
     label: str
     data: dict[str, str] = field(default_factory=dict)
     primary: bool = False
+    #: Acts on the tiles you select (disabled until they are selected): discard, pass on.
+    selection: bool = False
 
 
 @dataclass(slots=True)
@@ -167,6 +175,9 @@ class Table:
         self.hand = [Tile(deal.codes[t], self.name(deal.codes[t]), t, deal.kinds[t] in allowed, t == drawn)
                      for t in _hand_order(deal)]
         self.seats = [self._seat(s) for s in [*range(1, deal.n), HUMAN]]
+        #: How many tiles a selection holds: those to pass on in an exchange, else one.
+        self.pick = len(self.decision.options[0].tiles) if self.decision is not None and \
+            self.decision.kind == "exchange" else 1
 
     # ------------------------------------------------------------ pieces
 
@@ -221,10 +232,19 @@ class Table:
             seats = sorted({x.seat for x in deal.pending()})
             if deal.phase == "missing_suit":
                 return t.pgettext("web", "The others choose their missing suits.")
+            if deal.phase == "exchange":
+                return t.pgettext("web", "The others choose the tiles they pass on.")
             return t.pgettext("web", "{seat} to play.", seat=capital(words.seat(deal, seats[0])))
         if d.kind == "missing_suit":
             return t.pgettext("game", "Choose the suit you will give up: you must discard its tiles before any "
                                       "other, and you cannot win while you hold one.")
+        if d.kind == "exchange":
+            exchange = self.game.variant.play.exchange
+            if exchange is not None and exchange["same_suit"]:
+                return t.npgettext("web", "Select {n} tile of one suit to pass on, then Pass on.",
+                                   "Select {n} tiles of one suit to pass on, then Pass on.", self.pick)
+            return t.npgettext("web", "Select {n} tile to pass on, then Pass on.",
+                               "Select {n} tiles to pass on, then Pass on.", self.pick)
         if d.kind == "turn":
             if any(o.do == "win" for o in d.options):
                 return t.pgettext("web", "Your turn: you can win, self-drawn.")
@@ -247,6 +267,13 @@ class Table:
         if d is None:
             return []
         out: list[Button] = []
+        if d.kind == "exchange":
+            suggestion = exchange_suggestion(deal.counts[HUMAN], d)
+            tiles = [CODES[k] for k in suggestion.tiles]
+            return [Button("exchange", t.pgettext("web", "Pass on"), primary=True, selection=True),
+                    Button("exchange", t.pgettext("web", "Pass on {tiles} (suggested)",
+                                                  tiles=" ".join(tiles)),
+                           {"tiles": ",".join(tiles)})]
         if d.kind == "missing_suit":
             counts = deal.counts[HUMAN]
             held = {s: sum(counts[i * 9:(i + 1) * 9]) for i, s in enumerate(SUITS)}
@@ -271,7 +298,8 @@ class Table:
             elif o.do == "pass":
                 out.append(Button("pass", t.pgettext("web", "Pass")))
         if d.kind == "turn":
-            out.append(Button("discard", t.pgettext("web", "Discard"), primary=not any(b.primary for b in out)))
+            out.append(Button("discard", t.pgettext("web", "Discard"), primary=not any(b.primary for b in out),
+                              selection=True))
         return out
 
     def paces(self) -> list[tuple[str, str, bool]]:
@@ -289,7 +317,7 @@ class Table:
     def hints(self) -> list[str]:
         """Ready or how far, the best discards, the waits and their values, why a win is refused."""
         deal, t, d = self.deal, self.t, self.decision
-        if deal.over or deal.won[HUMAN] or deal.phase == "missing_suit":
+        if deal.over or deal.won[HUMAN] or deal.phase in ("missing_suit", "exchange"):
             return []
         a = self.analyst
         view = View.of_seat(deal, HUMAN)
@@ -305,58 +333,8 @@ class Table:
                 else:
                     out.append(t.pgettext("game", "Your tiles make a winning shape, but {why}.",
                                           why=self.words.refusal(analysis.complete)))
-            out += self._distance(analysis.shanten, True)
-            for disc in analysis.discards[:HINTED_DISCARDS]:
-                rest = list(view.concealed)
-                rest.remove(disc.tile)
-                if disc.shanten == 0:
-                    waits = a.waits(View(tuple(rest), view.melds, view.flowers, view.seat_wind, view.round_wind,
-                                         view.missing_suit, view.visible))
-                    out.append(t.pgettext("game", "Discard {tile}: ready on {waits}.", tile=CODES[disc.tile],
-                                          waits="; ".join(self.value_words(w) for w in waits)))
-                elif disc.shanten < 99:
-                    named = " ".join(CODES[k] for k in disc.useful[:9]) + (" …" if len(disc.useful) > 9 else "")
-                    out.append(t.npgettext("game", "Discard {tile}: {n} useful tile left ({kinds}).",
-                                           "Discard {tile}: {n} useful tiles left ({kinds}).", disc.unseen,
-                                           tile=CODES[disc.tile], kinds=named))
-            return out
-        analysis = a.analyse(view)
-        if analysis.waits:
-            out.append(t.pgettext("game", "You are ready. Waits: {waits}.",
-                                  waits="; ".join(self.value_words(w) for w in analysis.waits)))
-            for w in analysis.waits:
-                for value in (w.discard, w.self_drawn):
-                    if not value.valid:
-                        out.append(t.pgettext("game", "A win on {tile} is refused: {why}.", tile=CODES[w.tile],
-                                              why=self.words.refusal(value)))
-                        break
-            return out
-        out += self._distance(analysis.shanten, False)
-        if analysis.useful:
-            named = " ".join(CODES[k] for k in analysis.useful[:9])
-            out.append(t.npgettext("game", "{n} useful tile left: {kinds}.", "{n} useful tiles left: {kinds}.",
-                                   analysis.unseen, kinds=named + (" …" if len(analysis.useful) > 9 else "")))
-        return out
-
-    def value_words(self, wait: Any) -> str:
-        t, words = self.t, self.words
-        left = t.npgettext("game", "{n} left", "{n} left", wait.unseen)
-        if wait.discard.valid == wait.self_drawn.valid and wait.discard.total == wait.self_drawn.total:
-            return t.pgettext("game", "{tile} ({left}: {worth})", tile=CODES[wait.tile], left=left,
-                              worth=words.worth(wait.discard))
-        return t.pgettext("game", "{tile} ({left}: {worth}, self-drawn {drawn})", tile=CODES[wait.tile], left=left,
-                          worth=words.worth(wait.discard), drawn=words.worth(wait.self_drawn))
-
-    def _distance(self, shanten: int, extra: bool) -> list[str]:
-        t = self.t
-        if shanten >= 99:
-            return [t.pgettext("game", "No winning shape can be made with these sets.")]
-        if shanten == 0 and extra:
-            return [t.pgettext("game", "The right discard leaves you ready.")]
-        if shanten > 0:
-            return [t.npgettext("game", "You are {n} tile away from ready.", "You are {n} tiles away from ready.",
-                                shanten)]
-        return []
+            return out + self.words.turn_hints(a, view, analysis)
+        return self.words.waiting_hints(a.analyse(view))
 
     def refused(self) -> str | None:
         """The last discard completes your hand but the rules refuse the win: why."""

@@ -38,7 +38,7 @@ def run_cli(scn: dict[str, Any], tmp_path: Path, capsys: Any, name: str = "scena
 
 def checked(scn: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
     """The result, after the independent validator has found nothing wrong with it."""
-    v = load_variant(scn["variant"])
+    v = load_variant(scn["variant"], scn.get("options"))
     problems = validate(v, wall_from_codes(v.tiles, scn["wall"]), scn.get("dealer", 0), result["events"],
                         result["deltas"])
     assert problems == []

@@ -1,5 +1,5 @@
-// The table: select a tile and confirm to discard, answer with one click, and follow the
-// game as the server plays the others' moves. The server decides everything: this script
+// The table: select a tile and confirm to discard (or the tiles to pass on before play),
+// answer with one click, and follow the game as the server plays the others' moves. The server decides everything: this script
 // only sends your answer (with the version of the table it answers) and swaps in the
 // table the server renders, announcing the others' moves to screen readers.
 (function () {
@@ -35,9 +35,10 @@
   var lang = document.documentElement.lang;
   var live = document.getElementById("announce");
   var problem = document.getElementById("problem");
-  var selected = null, busy = false, timer = null, lastSeen = newest();
+  var selected = [], busy = false, timer = null, lastSeen = newest();
 
   function current() { return root.querySelector(".table-state"); }
+  function pick() { return +(current() && current().getAttribute("data-pick")) || 1; }  // tiles a selection holds
   function newest() {
     var n = -1;
     root.querySelectorAll(".log li[data-n]").forEach(function (li) { n = Math.max(n, +li.getAttribute("data-n")); });
@@ -73,7 +74,7 @@
     var key = focusKey(document.activeElement);
     var before = current() && current().getAttribute("data-version");
     root.innerHTML = html;
-    if (current().getAttribute("data-version") !== before) selected = null;
+    if (current().getAttribute("data-version") !== before) selected = [];
     select(selected);
     announce();
     scrollLog();
@@ -105,15 +106,28 @@
     if (lines.length) live.textContent = lines.join(" ");
   }
 
-  function select(id) {
-    selected = null;
+  function select(ids) {  // the selection shown; buttons that act on it enabled once it is whole
+    selected = [];
     root.querySelectorAll('[data-role="hand"] [data-tile-id]').forEach(function (b) {
-      var on = id !== null && b.getAttribute("data-tile-id") === id && b.getAttribute("aria-disabled") !== "true";
+      var id = b.getAttribute("data-tile-id");
+      var on = ids.indexOf(id) >= 0 && b.getAttribute("aria-disabled") !== "true";
       b.setAttribute("aria-pressed", on ? "true" : "false");
-      if (on) selected = id;
+      if (on) selected.push(id);
     });
-    var discard = root.querySelector('[data-action="discard"]');
-    if (discard) discard.disabled = selected === null;
+    root.querySelectorAll('[data-selection="true"]').forEach(function (b) { b.disabled = selected.length !== pick(); });
+  }
+
+  function toggle(id) {  // one tile to discard, or up to pick() to pass on (the oldest gives way)
+    var n = pick();
+    if (selected.indexOf(id) >= 0) return select(selected.filter(function (x) { return x !== id; }));
+    if (n === 1) return select([id]);
+    return select((selected.length < n ? selected : selected.slice(1)).concat([id]));
+  }
+
+  function codes(ids) {
+    return ids.map(function (id) {
+      return root.querySelector('[data-tile-id="' + id + '"]').getAttribute("data-tile");
+    });
   }
 
   function act(body) {
@@ -129,7 +143,7 @@
     }).then(function (res) {
       busy = false;
       say(res.ok ? "" : res.json.error);
-      selected = null;
+      selected = [];
       refresh();
     }).catch(function () { busy = false; refresh(); });
   }
@@ -137,9 +151,11 @@
   function answer(button) {
     var what = button.getAttribute("data-action");
     if (what === "discard") {
-      if (selected === null) return;
-      var tile = root.querySelector('[data-tile-id="' + selected + '"]');
-      act({do: "discard", id: +selected, tile: tile.getAttribute("data-tile")});
+      if (selected.length !== 1) return;
+      act({do: "discard", id: +selected[0], tile: codes(selected)[0]});
+    } else if (what === "exchange") {
+      var tiles = button.hasAttribute("data-tiles") ? button.getAttribute("data-tiles").split(",") : codes(selected);
+      act({do: "exchange", tiles: tiles});
     } else if (what === "chow") {
       act({do: "chow", tiles: button.getAttribute("data-tiles").split(",")});
     } else if (what === "kong") {
@@ -156,11 +172,12 @@
     if (tile && root.contains(tile)) {
       if (tile.getAttribute("aria-disabled") === "true") return;
       var id = tile.getAttribute("data-tile-id");
-      if (selected === id && e.detail > 1) {  // a double click discards
-        answer(root.querySelector('[data-action="discard"]'));
+      var discard = root.querySelector('[data-action="discard"]');
+      if (discard && selected[0] === id && e.detail > 1) {  // a double click discards
+        answer(discard);
         return;
       }
-      select(selected === id ? null : id);
+      toggle(id);
       return;
     }
     var button = e.target.closest("[data-action]");
@@ -176,7 +193,7 @@
       e.preventDefault();
       var next = all[(i + (e.key === "ArrowRight" ? 1 : all.length - 1)) % all.length];
       if (next) next.focus();
-    } else if (e.key === "Enter" && selected === tile.getAttribute("data-tile-id")) {
+    } else if (e.key === "Enter" && pick() === 1 && selected[0] === tile.getAttribute("data-tile-id")) {
       e.preventDefault();  // Enter on the selected tile confirms the discard
       var discard = root.querySelector('[data-action="discard"]');
       if (discard && !discard.disabled) answer(discard);
