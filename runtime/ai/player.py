@@ -18,11 +18,11 @@ Levels (:data:`LEVELS`):
 
 * ``easy``: shanten and useful tiles only, with some noise; claims whatever lowers the
   shanten; picks the missing suit it holds fewest of; no defence: fast and loose.
-* ``normal``: the value model; defends (the risk of each discard weighed) once an
-  opponent looks close to winning or its declared sets point to one suit, or late in the
-  deal.
-* ``strong``: more completions and plans weighed; its best discards (and claims) one step
-  from ready judged one draw ahead (hands.look_ahead); defends when the normal level does
+* ``normal``: the value model; its best discards (and claims) one step from ready judged
+  one draw ahead (hands.look_ahead: which next step leads to good waits); defends (the
+  risk of each discard weighed) once an opponent looks close to winning or its declared
+  sets point to one suit, or late in the deal.
+* ``strong``: more completions and plans weighed; defends when the normal level does
   (weighing every discard's risk from the start gives up more speed than it saves: in
   duplicate play against three normal players it took a fifth of the wins in MCR);
   may pass a small win for a clearly larger close one.
@@ -67,7 +67,7 @@ class Level:
 
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", None, "none", 2.0, False),
-    "normal": Level("normal", Depth(slack=1, limit=3, breadth=0, plans=2, reach=1), "threat", 0.0, False),
+    "normal": Level("normal", Depth(slack=1, limit=3, breadth=0, plans=2, reach=1), "threat", 0.0, False, ahead=3),
     "strong": Level("strong", Depth(slack=2, limit=6, breadth=0, plans=4, reach=1), "threat", 0.0, True, ahead=3),
 }
 
