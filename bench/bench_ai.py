@@ -25,7 +25,7 @@ strong beats normal, its share above a fair one or its points above 0 over the w
 interval; median decision under 5 ms) and which hold. Run from the repository::
 
     python bench/bench_ai.py [--walls 500] [--variants hk mcr sichuan]
-        [--matchups normal-baseline normal-easy strong-normal] [--workers 2] [--seed 1] [--json] [--check]
+        [--matchups normal-baseline normal-easy strong-normal] [--workers 2] [--seed 1] [--json] [--check] [--why]
 """
 
 from __future__ import annotations
@@ -68,10 +68,12 @@ def _wall(wall: int) -> dict[str, Any]:
     tested = _SETUP.players[0]
     mine = total = points = won_deals = violations = 0
     times: dict[str, dict[int, int]] = {}
+    why: list[list[Any]] = []
     for index in range(wall * n, wall * n + n):
         one = play_one(_SETUP, index)
         seat = one["kinds"].index(tested)
         wins = [s for s, _ in one["wins"]]
+        why.append([seat, wins, one["totals"], one["froms"], one["deltas"], one["claims"], one["refused"]])
         mine += wins.count(seat)
         won_deals += seat in wins
         total += len(wins)
@@ -82,7 +84,7 @@ def _wall(wall: int) -> dict[str, Any]:
             for bucket, count in histogram.items():
                 into[bucket] = into.get(bucket, 0) + count
     return {"mine": mine, "total": total, "points": points, "won_deals": won_deals, "deals": n,
-            "violations": violations, "times": times}
+            "violations": violations, "times": times, "why": why}
 
 
 def _mean_ci(values: list[float]) -> tuple[float, float, float]:
@@ -106,7 +108,68 @@ def _share_ci(walls: list[dict[str, Any]], seed: int, rounds: int = 2000) -> tup
     return share, got[int(0.025 * rounds)], got[int(0.975 * rounds) - 1]
 
 
-def run(variant: str, matchup: str, walls: int, workers: int, seed: int) -> dict[str, Any]:
+def _why(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """Where the tested kind's points come from and go, next to an opponent seat's average:
+    how often it wins and what its wins are worth, how often it deals in (its discard won
+    on) and what that costs, the other ends of a deal, the sets it claims, the complete
+    hands refused for the minimum; and how much of the points' variance the largest
+    deals carry."""
+    deals = [d for w in results for d in w["why"]]
+    n = len(deals)
+
+    def side(mine: bool) -> dict[str, Any]:
+        seats = 1 if mine else len(deals[0][4]) - 1
+        wins = selfdrawn = dealins = claims = refused = 0
+        win_totals: list[int] = []
+        dealin_totals: list[int] = []
+        by_end = {"won": 0.0, "dealt_in": 0.0, "others_won": 0.0, "draw": 0.0}
+        for seat, winners, totals, froms, deltas, claimed, refusals in deals:
+            for s in range(len(deltas)):
+                if (s == seat) != mine:
+                    continue
+                claims += claimed[s]
+                refused += refusals[s]
+                if s in winners:
+                    end = "won"
+                elif s in froms:
+                    end = "dealt_in"
+                elif winners:
+                    end = "others_won"
+                else:
+                    end = "draw"
+                by_end[end] += deltas[s]
+                for w, t, f in zip(winners, totals, froms):
+                    if w == s:
+                        wins += 1
+                        win_totals.append(t)
+                        selfdrawn += f is None
+                    elif f == s:
+                        dealins += 1
+                        dealin_totals.append(t)
+        per = n * seats
+        return {
+            "wins_per_deal": round(wins / per, 4),
+            "mean_win_total": round(statistics.fmean(win_totals), 2) if win_totals else 0,
+            "median_win_total": statistics.median(win_totals) if win_totals else 0,
+            "self_drawn_share": round(selfdrawn / wins, 3) if wins else 0,
+            "deal_ins_per_deal": round(dealins / per, 4),
+            "mean_deal_in_total": round(statistics.fmean(dealin_totals), 2) if dealin_totals else 0,
+            "points_per_deal_by_end": {k: round(v / per, 3) for k, v in by_end.items()},
+            "claims_per_deal": round(claims / per, 3),
+            "refused_per_deal": round(refused / per, 4),
+        }
+
+    mine = sorted((d[4][d[0]] for d in deals), key=abs, reverse=True)
+    mean = statistics.fmean(mine)
+    var = sum((x - mean) ** 2 for x in mine) or 1.0
+    top = max(1, n // 100)
+    draws = sum(1 for d in deals if not d[1])
+    return {"tested": side(True), "opponent": side(False), "draws": round(draws / n, 4),
+            "top_1pct_deals_share_of_variance": round(sum((x - mean) ** 2 for x in mine[:top]) / var, 3),
+            "largest_deltas": mine[:5]}
+
+
+def run(variant: str, matchup: str, walls: int, workers: int, seed: int, why: bool = False) -> dict[str, Any]:
     tested, other = MATCHUPS[matchup]
     n = load_variant(variant).table.players
     setup = Setup(variant, seed, (tested,) + (other,) * (n - 1), True)
@@ -125,7 +188,7 @@ def run(variant: str, matchup: str, walls: int, workers: int, seed: int) -> dict
     share = _share_ci(results, seed)
     rate = _mean_ci([w["won_deals"] / w["deals"] for w in results])
     points = _mean_ci([w["points"] / w["deals"] for w in results])
-    return {
+    out = {
         "variant": variant, "matchup": matchup, "tested": tested, "against": other, "walls": walls, "deals": deals,
         "seconds": round(seconds, 1), "invariant_violations": sum(w["violations"] for w in results),
         "share": [round(x, 4) for x in share],
@@ -134,6 +197,9 @@ def run(variant: str, matchup: str, walls: int, workers: int, seed: int) -> dict
         "decision_ms": {kind: {"median": round(quantile_ms(h, 0.5), 3), "p99": round(quantile_ms(h, 0.99), 3),
                                "decisions": sum(h.values())} for kind, h in times.items()},
     }
+    if why:
+        out["why"] = _why(results)
+    return out
 
 
 def checks(rows: list[dict[str, Any]]) -> list[tuple[str, bool]]:
@@ -176,11 +242,12 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true", help="one JSON object per line")
     ap.add_argument("--check", action="store_true", help="print the targets and whether they hold")
+    ap.add_argument("--why", action="store_true", help="where the tested kind's points come from (wins, deal-ins...)")
     args = ap.parse_args()
     rows = []
     for variant in args.variants:
         for matchup in args.matchups:
-            r = run(variant, matchup, args.walls, args.workers, args.seed)
+            r = run(variant, matchup, args.walls, args.workers, args.seed, args.why)
             rows.append(r)
             if args.json:
                 print(json.dumps(r), flush=True)
@@ -191,6 +258,8 @@ def main() -> int:
                   f"[{r['win_rate'][1]:.1%}, {r['win_rate'][2]:.1%}]  points {r['points'][0]:+8.2f} "
                   f"[{r['points'][1]:+.2f}, {r['points'][2]:+.2f}]  decisions (median/p99) {ms}  "
                   f"violations {r['invariant_violations']}  {r['seconds']} s", flush=True)
+            if args.why:
+                print(json.dumps(r["why"], indent=1), flush=True)
     if args.check:
         for text, ok in checks(rows):
             print(f"{'PASS' if ok else 'FAIL'}  {text}")

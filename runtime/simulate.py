@@ -152,6 +152,8 @@ def play_one(setup: Setup, index: int) -> dict[str, Any]:
         "dealer": dealer,
         "turns": sum(1 for e in deal.events if e["type"] == "discard"),
         "refused": list(deal.refused),
+        # Per seat, the sets it declared from others' discards (pungs, chows, kongs claimed).
+        "claims": [sum(1 for m in melds if m.from_seat is not None) for melds in deal.melds],
     }
 
 
