@@ -36,6 +36,7 @@ from cardavia.compiler.shapes.base import Shape
 from cardavia.compiler.shapes.suits import kinds_in
 from cardavia.compiler.shapes.waits import held_wait_mask
 
+from .per_variant import PerVariant
 from .shanten import (
     _DROPS,
     _EVAL_IDS,
@@ -592,14 +593,5 @@ class Analyst:
         return Analysis(shanten, waits, tuple(useful), sum(unseen[k] for k in useful))
 
 
-_ANALYSTS: dict[int, tuple[CompiledVariant, Analyst]] = {}
-
-
-def analyst(variant: CompiledVariant) -> Analyst:
-    """The variant's analyst (made once per compiled variant and kept)."""
-    got = _ANALYSTS.get(id(variant))
-    if got is None or got[0] is not variant:
-        if len(_ANALYSTS) >= 16:
-            _ANALYSTS.clear()
-        got = _ANALYSTS[id(variant)] = (variant, Analyst(variant))
-    return got[1]
+#: The variant's analyst (made once per compiled variant and kept).
+analyst: PerVariant[Analyst] = PerVariant(Analyst)

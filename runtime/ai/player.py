@@ -43,12 +43,12 @@ from cardavia.compiler.model.tiles import CODES, SUITS
 
 from ..actions import Action, Decision
 from ..exchange import baseline as exchange_choice
+from ..per_variant import PerVariant
 from .defence import Threat, risk, threats
 from .hands import Depth, judge_discards, judge_hand, look_ahead
 from .value import Estimate, Rules, Seen, seen_of
 
 if TYPE_CHECKING:
-    from cardavia.compiler.variant import CompiledVariant
 
     from ..deal import Deal
 
@@ -78,17 +78,8 @@ CLAIM_MARGIN = 0.05
 #: A missing suit is chosen among the suits held at most this many times more than the fewest.
 MISSING_SLACK = 1
 
-_RULES: dict[int, tuple[CompiledVariant, Rules]] = {}
-
-
-def rules_of(variant: CompiledVariant) -> Rules:
-    """The variant's shared rules object (made once per compiled variant and kept)."""
-    got = _RULES.get(id(variant))
-    if got is None or got[0] is not variant:
-        if len(_RULES) >= 16:
-            _RULES.clear()
-        got = _RULES[id(variant)] = (variant, Rules(variant))
-    return got[1]
+#: The variant's shared rules object (made once per compiled variant and kept).
+rules_of: PerVariant[Rules] = PerVariant(Rules)
 
 
 @dataclass(slots=True)
