@@ -40,7 +40,6 @@ if TYPE_CHECKING:
     from cardavia.compiler.variant import CompiledVariant
 
 
-
 class Game:
     """What the player's seat and the narrator share: the screen, the words, the analysis."""
 
