@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+from timings import untimed
 
 from cardavia.cli import main
 
@@ -23,11 +24,7 @@ def run(capsys, *args: str) -> tuple[int, dict | None, str]:
 
 def stable(result: dict) -> dict:
     """The result without its timings: the run's, and each player kind's decision times."""
-    out = {k: v for k, v in result.items() if k not in TIMINGS}
-    if "by_kind" in out:
-        out["by_kind"] = {kind: {f: x for f, x in k.items() if f != "decision_ms"}
-                          for kind, k in out["by_kind"].items()}
-    return out
+    return untimed(result, TIMINGS)
 
 
 @pytest.fixture(scope="module")

@@ -3,11 +3,10 @@ scroll inside their own box), nothing fetched, no error, every chart drawn."""
 
 from __future__ import annotations
 
-import os
-import shutil
 from pathlib import Path
 
 import pytest
+from browsers import launched
 
 from cardavia.cli import main
 
@@ -16,28 +15,12 @@ pytestmark = pytest.mark.slow  # a browser (a few seconds)
 playwright_api = pytest.importorskip("playwright.sync_api",
                                      reason="playwright is not installed (pip install -e '.[test]')")
 
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
-
-
-def chromium_path() -> str | None:
-    for candidate in (os.environ.get("CARDAVIA_CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium"),
-                      shutil.which("chromium-browser")):
-        if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
-            return candidate
-    return None
-
-
 @pytest.mark.parametrize("width", [390, 1200])
 def test_the_compared_report_reads_on_a_phone_and_a_desktop(tmp_path: Path, width: int):
-    path = chromium_path()
-    if path is None:
-        pytest.skip("no Chromium executable found (apt-get install chromium, or set CARDAVIA_CHROMIUM)")
     page_file = tmp_path / "report.html"
     assert main(["report", "hk", "--compare", "hk", "--compare-seed", "9", "--deals", "12",
                  "--players", "ai,baseline,ai,random", "--out", str(page_file)]) == 0
-    with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=path, args=ARGS)
+    with launched() as browser:
         page = browser.new_page(viewport={"width": width, "height": 800})
         problems: list[str] = []
         page.on("console", lambda msg: problems.append(msg.text) if msg.type == "error" else None)
@@ -52,5 +35,4 @@ def test_the_compared_report_reads_on_a_phone_and_a_desktop(tmp_path: Path, widt
             assert box is not None and 0 < box["width"] <= width and box["height"] > 50
         assert page.locator("table").count() >= 8
         assert page.get_by_role("heading", name="What the deals say").is_visible()
-        browser.close()
     assert not problems, problems

@@ -11,12 +11,11 @@ when no Chromium executable can be found.
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from browsers import PHONE, launched
 from cardavia.compiler import shipped_variants
 
 from cardavia.cli import main
@@ -25,19 +24,6 @@ pytestmark = pytest.mark.slow  # a browser over every page (about 15 s)
 
 playwright_api = pytest.importorskip("playwright.sync_api",
                                      reason="playwright is not installed (pip install -e '.[test]')")
-
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-PHONE = {"width": 390, "height": 844}
-
-
-def chromium_path() -> str | None:
-    for candidate in (os.environ.get("CARDAVIA_CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium"),
-                      shutil.which("chromium-browser")):
-        if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
-            return candidate
-    return None
-
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -48,13 +34,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    path = chromium_path()
-    if path is None:
-        pytest.skip("no Chromium executable found (apt-get install chromium, or set CARDAVIA_CHROMIUM)")
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=path, args=ARGS)
+    with launched() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture()

@@ -17,6 +17,7 @@ from typing import Any
 import cardavia.runtime.simulate as simulate_mod
 import pytest
 from cardavia.runtime.simulate import SimulationError, simulate
+from timings import untimed
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -24,15 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def same_deals(a: dict[str, Any], b: dict[str, Any]) -> bool:
     """Whether two summaries are of the same deals (timings and worker counts aside)."""
     skip = ("seconds", "deals_per_second", "workers")
-
-    def kept(summary: dict[str, Any]) -> dict[str, Any]:
-        out = {k: v for k, v in summary.items() if k not in skip}
-        if "by_kind" in out:  # each kind's decision times are timings too
-            out["by_kind"] = {kind: {f: x for f, x in k.items() if f != "decision_ms"}
-                              for kind, k in out["by_kind"].items()}
-        return out
-
-    return kept(a) == kept(b)
+    return untimed(a, skip) == untimed(b, skip)
 
 
 def interrupt_after(deals: int) -> Any:

@@ -25,8 +25,9 @@ playwright_api = pytest.importorskip("playwright.sync_api",
                                      reason="playwright is not installed (pip install -e '.[test]')")
 uvicorn = pytest.importorskip("uvicorn")
 
+from browsers import PHONE, launched  # noqa: E402
+
 from cardavia.web.app import create_app  # noqa: E402
-from tests.test_rules_browser import ARGS, PHONE, chromium_path  # noqa: E402
 
 DESKTOP = {"width": 1280, "height": 900}
 
@@ -51,13 +52,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    path = chromium_path()
-    if path is None:
-        pytest.skip("no Chromium executable found (apt-get install chromium, or set CARDAVIA_CHROMIUM)")
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=path, args=ARGS)
+    with launched() as b:
         yield b
-        b.close()
 
 
 def _page(browser: Any, viewport: dict[str, int]) -> tuple[Any, Any, list[str]]:
