@@ -9,6 +9,7 @@ Strength and speed are measured in bench/bench_ai.py, not here.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import pytest
 from cardavia.compiler import load_variant, shipped_variants
@@ -132,6 +133,25 @@ def test_a_hong_kong_hand_keeps_its_only_faan(hand: str) -> None:
     assert speed.do == "discard"
 
 
+def test_one_step_from_ready_the_ai_keeps_the_shape_that_leads_to_good_waits() -> None:
+    # 444m 345p 234s, 67s, a loose 2s beside the 234s, and two strays, 9m and 8p: one step
+    # from ready whichever of 2s, 9m or 8p goes. Throwing the 2s keeps a tile more to draw
+    # (14: 5s 8s, or a pair for either stray) but the 5s or 8s that finishes 67s then
+    # leaves a wait on one stray's last three copies. Throwing a stray keeps 2s2s3s4s:
+    # 5s makes 2s2s3s4s5s6s7s, waiting on 2s 5s 8s, and 8s a wait on 2s 5s. Judged one
+    # draw ahead the AI throws a stray; without the look-ahead the hands left are worth
+    # alike and the tile more to draw decides: it throws the 2s.
+    deal = table("hk", {0: "4m4m4m9m3p4p8p2s2s3s4s6s7s"}, "5p")
+    two, strays = parse_tiles("2s")[0], set(parse_tiles("9m8p"))
+    action, ai = ask(deal, 0)
+    assert action.do == "discard" and action.tile in strays, ai.reason
+    decision = next(d for d in deal.pending() if d.seat == 0)
+    flat = AIPlayer("normal", 0)
+    flat.level = replace(LEVELS["normal"], ahead=0)
+    action = flat.choose(deal, decision)
+    assert action.do == "discard" and action.tile == two, flat.reason
+
+
 def test_a_sichuan_hand_gives_up_its_shortest_suit_and_discards_it_first() -> None:
     deal = table("sichuan", {0: "1m2m3m4m5m6m7s8s9s2s2s1p9m"}, "5p")
     action, _ = ask(deal, 0)
@@ -188,6 +208,33 @@ def test_a_discard_does_not_deal_into_an_obvious_flush() -> None:
     action, ai = ask(deal, 0)
     assert action.do == "discard" and action.tile == five, ai.reason
     assert "risk" in (ai.reason or "")
+
+
+def test_passing_a_claim_while_defending_counts_the_discard_still_to_come() -> None:
+    """Seat 2 pungs 8p, 5p and 2p, throwing honors: dots are its suit. The AI (seat 0) holds
+    dots alone, 1p 33p 444p 567p 7p8p 99p, one step from ready, and seat 3 throws a 3p: the
+    pung makes it ready (throwing the 1p, waiting on 6p 9p), a better hand, but that 1p is
+    a dot thrown into the flush. Passing is no safer: the next draw leads to a dot thrown
+    too, at least as risky as the safest one held (the 8p, every other copy seen). Weighed
+    so, the pung wins; were only the pung's discard charged, passing would look better."""
+    deal = table("hk", {0: "1p3p3p4p4p4p5p6p7p7p8p9p9p", 1: "8p1m2m3m4m5m6m7m1s2s3s4s5s",
+                        2: "2p2p5p5p8p8p1z1z2z2z3z3z4z", 3: "2p3p5p1m2m3m4m5m6m7m1s2s3s"},
+                 "7z", draws="6s7s8s9s")
+    throws = {0: parse_tiles("7z"), 1: parse_tiles("8p"), 3: parse_tiles("5p2p3p")}
+    while True:
+        decision = deal.pending()[0]
+        seat = decision.seat
+        if decision.kind == "turn":
+            tile = next(k for k in range(27, 34) if deal.counts[2][k]) if seat == 2 else throws[seat].pop(0)
+            deal.act(seat, Action("discard", tile=tile))
+        elif seat == 0 and not throws[3]:
+            break
+        else:
+            pung = seat == 2 and any(o.do == "pung" for o in decision.options)
+            deal.act(seat, Action("pung") if pung else Action("pass"))
+    assert len(deal.melds[2]) == 3 and decision.tile == parse_tiles("3p")[0]
+    action, ai = ask(deal, 0)
+    assert action.do == "pung", ai.reason
 
 
 # ------------------------------------------------------------------ reasons
