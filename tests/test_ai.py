@@ -237,6 +237,33 @@ def test_passing_a_claim_while_defending_counts_the_discard_still_to_come() -> N
     assert action.do == "pung", ai.reason
 
 
+
+def test_a_kong_claimed_while_defending_counts_the_discard_still_to_come() -> None:
+    """Seat 2 pungs 8p and 5p, throwing honors: dots are its suit. The AI (seat 0) holds dots
+    alone, 11p 33p 666p 77p 8p 999p, and seat 3 throws the fourth 9p. The kong is followed
+    by a replacement draw and a dot thrown into the flush, just as passing is followed by a
+    draw and a dot thrown: charged that discard too, the kong gains nothing on passing
+    (were only passing charged, the kong would look better and be taken)."""
+    deal = table("hk", {0: "1p1p3p3p6p6p6p7p7p8p9p9p9p", 1: "8p1m2m3m4m5m6m7m1s2s3s4s5s",
+                        2: "8p8p5p5p1z1z2z2z3z3z4z4z6z", 3: "5p9p1m2m3m4m5m6m7m1s2s3s4s"},
+                 "7z", draws="6s7s8s")
+    throws = {0: parse_tiles("7z"), 1: parse_tiles("8p"), 3: parse_tiles("5p9p")}
+    while True:
+        decision = deal.pending()[0]
+        seat = decision.seat
+        if decision.kind == "turn":
+            tile = next(k for k in range(27, 34) if deal.counts[2][k]) if seat == 2 else throws[seat].pop(0)
+            deal.act(seat, Action("discard", tile=tile))
+        elif seat == 0 and not throws[3]:
+            break
+        else:
+            pung = seat == 2 and any(o.do == "pung" for o in decision.options)
+            deal.act(seat, Action("pung") if pung else Action("pass"))
+    assert len(deal.melds[2]) == 2 and any(o.do == "kong" for o in decision.options)
+    action, ai = ask(deal, 0)
+    assert action.do == "pass", ai.reason
+
+
 # ------------------------------------------------------------------ reasons
 
 def test_each_decision_says_why_and_replay_shows_it() -> None:
@@ -285,3 +312,27 @@ def test_a_scenarios_players_are_checked() -> None:
             replay({"variant": "hk", "seed": 1, "autoplay": "ai", "players": players})
     out = replay({"variant": "hk", "seed": 1, "players": ["baseline"] * 4})  # autoplay drawn-tile: players unused
     assert out["end"] in ("win", "exhausted")
+
+
+def test_a_hand_that_counts_on_having_no_flowers_is_worth_less_while_flowers_may_come() -> None:
+    # Ready on 2s or 5s: concealed, all chows and no flowers make Hong Kong's 3 faan on a discard;
+    # a flower drawn before the win (seven of eight are not the seat's own) leaves 2 and
+    # only a self-draw valid. With the eight flowers still unseen the hand is worth less
+    # than the same hand once every flower is shown.
+    from dataclasses import replace
+
+    from cardavia.runtime.ai.player import rules_of
+    from cardavia.runtime.ai.value import seen_of
+
+    deal = table("hk", {0: "1m2m3m4m5m6m7p8p9p2s3s4s5s"}, "1z")
+    rules = rules_of(deal.variant)
+    seen = seen_of(deal, 0, rules)
+    assert len(seen.flowers_left) == 8 and seen.flower_chance(1.0) > 0.5
+    counts = list(seen.counts)
+    counts[parse_tiles("1z")[0]] -= 1
+    unsure = rules.ready(seen, counts, seen.melds)
+    sure = rules.ready(replace(seen, flowers_left=()), counts, seen.melds)
+    assert unsure.useful == sure.useful == 6  # 2s and 5s, three unseen each
+    assert 0 < unsure.ev < sure.ev and unsure.value < sure.value
+    sichuan = table("sichuan", {}, "1m")
+    assert seen_of(sichuan, 0, rules_of(sichuan.variant)).flowers_left == ()

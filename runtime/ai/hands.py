@@ -29,6 +29,9 @@ from .value import TYPICAL_USEFUL, Estimate, Rules, Scored, Seen
 
 #: The shanten up to which a discard's own completions value it (see judge_discards).
 NEAR = 1
+#: The share of the draws left that pass, on average, before a completion is won (the
+#: draws in which a flower may come and change its score).
+COMPLETION_DRAWS = 0.5
 
 
 @dataclass(slots=True, frozen=True)
@@ -86,7 +89,9 @@ def _scored(rules: Rules, seen: Seen, plan: Plan, cp: list[int], melds: tuple[Me
         if unseen[k]:
             live |= 1 << k
     live &= plan.mask
-    key = (plan.name, tuple(cp), live, seen.context(melds), seen.seat, seen.out, seen.dealer, bound, depth.limit)
+    flower = round(seen.flower_chance(COMPLETION_DRAWS), 1)
+    key = (plan.name, tuple(cp), live, seen.context(melds), seen.seat, seen.out, seen.dealer, bound, depth.limit,
+           flower, seen.flowers_left if flower else ())
     cache = rules.scored
     hit = cache.get(key)
     if hit is not None:
@@ -99,8 +104,9 @@ def _scored(rules: Rules, seen: Seen, plan: Plan, cp: list[int], melds: tuple[Me
         # that a completion keeps its score from turn to turn (which tile is last only
         # moves a few patterns of the wait).
         win = next(k for k in range(34) if final[k])
-        totals = rules.totals(seen, melds, final, win)
-        out.append((adds, final, rules.worth(seen, totals), max(totals)))
+        outcomes = rules.outcomes(seen, melds, final, win, COMPLETION_DRAWS)
+        worth = sum(p * rules.worth(seen, totals) for p, totals in outcomes)
+        out.append((adds, final, worth, max(outcomes[0][1])))
     if len(cache) > 20_000:
         cache.clear()
     cache[key] = out
@@ -305,7 +311,8 @@ def look_ahead(rules: Rules, seen: Seen, counts: list[int], melds: tuple[Meld, .
     base = judge_hand(rules, seen, counts, melds, depth)
     if junk or now != 1:
         return base.ev
-    later = replace(seen, draws=max(seen.draws - 1.0, 0.0))
+    later = replace(seen, draws=max(seen.draws - 1.0, 0.0), pool=max(seen.pool - 1, 0),
+                    unseen=list(seen.unseen))
     after = evaluator.draws(good, nm)
     unseen = seen.unseen
     pool = max(seen.pool, 1)
@@ -315,6 +322,7 @@ def look_ahead(rules: Rules, seen: Seen, counts: list[int], melds: tuple[Meld, .
         if after[u] >= now or not unseen[u]:
             continue
         counts[u] += 1
+        later.unseen[u] -= 1  # the drawn copy is no longer a wait's
         kinds = [k for k in range(34) if counts[k]]
         values = evaluator.values(counts, nm, kinds)
         best = 0.0
@@ -325,6 +333,7 @@ def look_ahead(rules: Rules, seen: Seen, counts: list[int], melds: tuple[Meld, .
                 counts[k] += 1
                 best = max(best, est.ev)
         counts[u] -= 1
+        later.unseen[u] += 1
         p = unseen[u] / pool
         total += p * best
         mass += p

@@ -275,13 +275,12 @@ class AIPlayer:
             assert self.level.depth is not None
             pass_score = look_ahead(rules, seen, list(seen.counts), seen.melds, self.level.depth)
         found = threats(deal, seat, rules) if self.level.defence != "none" else None
-        if found and self._defending(seen, found):
-            # A claim's score has its discard's risk taken off; passing leads to a discard
-            # too, after the next draw: at least as risky as the safest tile held now.
-            stake = 0.0 if rules.continues else STAKE * max(now.ev, 0.0)
-            held = [k for k in range(34) if seen.counts[k]]
-            pass_score -= min((risk(k, found, seen.unseen, stake) for k in _missing_kinds(seen, held) or held),
-                              default=0.0)
+        defending = bool(found) and self._defending(seen, found or [])
+        stake = 0.0 if rules.continues else STAKE * max(now.ev, 0.0)
+        if defending:
+            # A pung's or chow's score has its discard's risk taken off; passing leads to a
+            # discard too, after the next draw: at least as risky as the safest tile held now.
+            pass_score -= _later_risk(seen, seen.counts, found or [], stake)
         best = _Choice(Action("pass"), pass_score, f"pass: {pass_score:.2f} ({now.summary()})")
         notes = []
         for o, counts, melds in claims:
@@ -290,6 +289,8 @@ class AIPlayer:
                 paid = (rules.kong_income("exposed", seat, decision.from_seat, seen.out, seen.dealer)
                         if self.level.depth else 0)
                 score = self._score(est) + paid
+                if defending:  # so does a kong, after its replacement draw
+                    score -= _later_risk(seen, counts, found or [], stake)
                 text = f"{est.summary()}, collects {paid}"
             else:
                 allowed = [k for k in range(34) if counts[k]]
@@ -384,6 +385,13 @@ def _without_missing(seen: Seen, counts: list[int]) -> list[int]:
         for k in range(9 * suit, 9 * suit + 9):
             good[k] = 0
     return good
+
+
+def _later_risk(seen: Seen, counts: list[int], found: list[Threat], stake: float) -> float:
+    """The least risk a later discard from ``counts`` carries: its safest tile's (the missing
+    suit's tiles first, where one is held)."""
+    held = [k for k in range(34) if counts[k]]
+    return min((risk(k, found, seen.unseen, stake) for k in _missing_kinds(seen, held) or held), default=0.0)
 
 
 def _missing_kinds(seen: Seen, kinds: list[int]) -> list[int]:

@@ -72,6 +72,9 @@ END_HAZARD = 0.01
 LATER_WIN_RATE = 0.04
 #: The same where play goes on after a win (the deal ends only when enough have won).
 LATE_END_HAZARD = 0.002
+#: The share of the draws left that pass, on average, before a ready hand wins (the draws
+#: in which a flower may come and change its score).
+READY_DRAWS = 0.25
 
 
 #: A scored completion: (its missing tiles as (kind, copies), its final counts, its worth,
@@ -97,11 +100,21 @@ class Seen:
     out: tuple[bool, ...]  # who has left the deal (a winner, unless winners stay in): pays no more
     dealer: int
     lateness: float  # 0 at the first draw, 1 when the wall is empty
+    flowers_left: tuple[int, ...] = ()  # the flowers (bonus tiles) nobody has shown yet, one entry a copy
 
-    def context(self, melds: tuple[Meld, ...]) -> tuple[object, ...]:
-        """What a win's score depends on besides its concealed tiles."""
+    def context(self, melds: tuple[Meld, ...], extra: int = -1) -> tuple[object, ...]:
+        """What a win's score depends on besides its concealed tiles (``extra``: a flower
+        drawn before the win, -1 for none)."""
         return (tuple((m.kind, m.tiles, m.concealed) for m in melds), self.flowers, self.seat_wind,
-                self.round_wind, self.missing)
+                self.round_wind, self.missing, extra)
+
+    def flower_chance(self, share: float) -> float:
+        """The chance of drawing a flower in ``share`` of the draws left (each replaced, but
+        shown, and so counted in the win's score)."""
+        left = len(self.flowers_left)
+        if not left:
+            return 0.0
+        return 1.0 - (1.0 - left / (self.pool + left)) ** (self.draws * share)
 
     @property
     def missing_index(self) -> int | None:
@@ -117,9 +130,13 @@ def seen_of(deal: Deal, seat: int, rules: Rules) -> Seen:
     active = deal.n - sum(deal.out)
     wall = deal.wall_left()
     start = rules.wall_start
+    left = list(rules.flower_kinds)
+    for shown in deal.flowers:
+        for t in shown:
+            left.remove(deal.kinds[t])
     return Seen(seat, counts, view.melds, view.flowers, view.seat_wind, view.round_wind, view.missing_suit,
                 unseen, sum(unseen), wall / max(active, 1), active, tuple(deal.out), deal.dealer,
-                min(1.0, max(0.0, 1.0 - wall / start)) if start > 0 else 1.0)
+                min(1.0, max(0.0, 1.0 - wall / start)) if start > 0 else 1.0, tuple(left))
 
 
 @dataclass(slots=True)
@@ -153,6 +170,8 @@ class Rules:
         self.minimum = variant.scoring.minimum
         self.players = variant.table.players
         self.copies = list(self.analyst.copies)
+        #: The variant's flowers (bonus tiles), one entry a copy.
+        self.flower_kinds = tuple(sorted(k for k in variant.tiles.kinds if k >= 34))
         self.playable = [k for k in range(34) if self.copies[k]]
         self.playable_mask = sum(1 << k for k in self.playable)
         #: Which of the four suits (m, p, s, honors) the variant has tiles of.
@@ -233,14 +252,15 @@ class Rules:
 
     # ---------------------------------------------------------------- scoring
 
-    def totals(self, seen: Seen, melds: tuple[Meld, ...], final: tuple[int, ...], win: int) -> tuple[int, int]:
+    def totals(self, seen: Seen, melds: tuple[Meld, ...], final: tuple[int, ...], win: int,
+               extra: int = -1) -> tuple[int, int]:
         """(total on a discard, total self-drawn) of the win ``final`` (34 concealed counts,
         the winning tile included) makes with ``win`` as its last tile; -1 where that win
-        is not valid."""
-        ctx = seen.context(melds)
+        is not valid; ``extra``: a flower drawn before the win (-1: none)."""
+        ctx = seen.context(melds, extra)
         table = self._scores.get(ctx)
         if table is None:
-            if len(self._scores) > 256:
+            if len(self._scores) > 1024:
                 self._scores.clear()
             table = self._scores[ctx] = {}
         key = (final, win)
@@ -262,7 +282,8 @@ class Rules:
             if not self_drawn and out[0] < 0:
                 out.append(-1)
                 break
-            hand = Hand(tuple(concealed), melds, win, seen.flowers, self_drawn=self_drawn, seat_wind=seen.seat_wind,
+            flowers = seen.flowers if extra < 0 else (*seen.flowers, extra)
+            hand = Hand(tuple(concealed), melds, win, flowers, self_drawn=self_drawn, seat_wind=seen.seat_wind,
                         round_wind=seen.round_wind, missing_suit=seen.missing)
             try:
                 valid, total, _, _, _ = self.scorer.evaluate_hand(hand)
@@ -271,6 +292,21 @@ class Rules:
             out.append(total if valid else -1)
         hit = table[key] = (out[1], out[0])
         return hit
+
+    def outcomes(self, seen: Seen, melds: tuple[Meld, ...], final: tuple[int, ...], win: int,
+                 share: float) -> list[tuple[float, tuple[int, int]]]:
+        """The totals of a win (as :meth:`totals`), each with its chance, where a flower may
+        be drawn before it (in ``share`` of the draws left): a hand counting on having no
+        flowers, or on a given one, is not sure of it. One flower at most is weighed."""
+        base = self.totals(seen, melds, final, win)
+        p = seen.flower_chance(share)
+        if p <= 0.0:
+            return [(1.0, base)]
+        left = seen.flowers_left
+        out = [(1.0 - p, base)]
+        for f in sorted(set(left)):
+            out.append((p * left.count(f) / len(left), self.totals(seen, melds, final, win, f)))
+        return out
 
     def utility(self, amount: float) -> float:
         """What an amount is worth to the player: a gain is the amount itself up to about
@@ -439,17 +475,18 @@ class Rules:
                 continue
             final = list(base)
             final[k] += 1
-            d, s = self.totals(seen, melds, tuple(final), k)
-            if d < 0 and s < 0:
+            outcomes = self.outcomes(seen, melds, tuple(final), k, READY_DRAWS)
+            if all(d < 0 and s < 0 for _, (d, s) in outcomes):
                 continue
-            own = 1.0 if s >= 0 else 0.0
-            other = share if d >= 0 else 0.0
             useful += u
-            rate += u * (own + other)
-            paid += u * (self.collected(s, True, seen) + other * self.collected(d, False, seen)
-                         + (own + other) * exit_value)
+            for p, (d, s) in outcomes:
+                own = p if s >= 0 else 0.0
+                other = p * share if d >= 0 else 0.0
+                rate += u * (own + other)
+                paid += u * (p * self.collected(s, True, seen) + other * self.collected(d, False, seen)
+                             + (own + other) * exit_value)
             if u > best_u:
-                best_u, best = u, max(d, s)
+                best_u, best = u, max(outcomes[0][1])
         if not useful:
             return Estimate(0, 0, 0.0, 0.0, self.end_value(seen, 0.0, 1.0, 0) if kinds else 0.0, -1)
         p_win, _ = self.chance(0, round(rate / (1.0 + share)), seen)
