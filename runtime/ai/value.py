@@ -15,7 +15,11 @@ and what its wins would collect, from the compiled variant alone.
   the variant's payment rules; a completion below the minimum (or refused by a
   ``valid_when`` rule) is worth nothing. Completions are weighted by the chance their
   missing tiles come, and the value is their weighted mean: a fast hand whose likely
-  completions pay nothing is worth little. A valid win is also worth a flat amount
+  completions pay nothing is worth little. Where the variant has flowers, a flower may come
+  before the win and change its score (a hand counting on having none, or on a given one,
+  is not sure of it): each completion and each wait is scored with the flowers held and,
+  at the chance of drawing one in part of the draws left, with each unseen flower added.
+  A valid win is also worth a flat amount
   (:data:`FLAT_WIN`: winning at all counts for more than the difference between two wins)
   and, where play goes on after a win, what winning saves (the payments for the others'
   later wins). Gains are measured by a utility that grows slowly past the variant's usual
