@@ -210,6 +210,23 @@ def test_a_discard_does_not_deal_into_an_obvious_flush() -> None:
     assert "risk" in (ai.reason or "")
 
 
+def _seat_2_pungs_dots(deal: Deal, throws: dict[int, str]) -> Decision:
+    """Play ``deal`` on: seats 0, 1 and 3 throw the tiles given, in turn; seat 2 pungs every
+    tile it can and throws honors. Stops at seat 0's claim decision on seat 3's last throw."""
+    left = {seat: parse_tiles(text) for seat, text in throws.items()}
+    while True:
+        decision = deal.pending()[0]
+        seat = decision.seat
+        if decision.kind == "turn":
+            tile = next(k for k in range(27, 34) if deal.counts[2][k]) if seat == 2 else left[seat].pop(0)
+            deal.act(seat, Action("discard", tile=tile))
+        elif seat == 0 and not left[3]:
+            return decision
+        else:
+            pung = seat == 2 and any(o.do == "pung" for o in decision.options)
+            deal.act(seat, Action("pung") if pung else Action("pass"))
+
+
 def test_passing_a_claim_while_defending_counts_the_discard_still_to_come() -> None:
     """Seat 2 pungs 8p, 5p and 2p, throwing honors: dots are its suit. The AI (seat 0) holds
     dots alone, 1p 33p 444p 567p 7p8p 99p, one step from ready, and seat 3 throws a 3p: the
@@ -220,18 +237,7 @@ def test_passing_a_claim_while_defending_counts_the_discard_still_to_come() -> N
     deal = table("hk", {0: "1p3p3p4p4p4p5p6p7p7p8p9p9p", 1: "8p1m2m3m4m5m6m7m1s2s3s4s5s",
                         2: "2p2p5p5p8p8p1z1z2z2z3z3z4z", 3: "2p3p5p1m2m3m4m5m6m7m1s2s3s"},
                  "7z", draws="6s7s8s9s")
-    throws = {0: parse_tiles("7z"), 1: parse_tiles("8p"), 3: parse_tiles("5p2p3p")}
-    while True:
-        decision = deal.pending()[0]
-        seat = decision.seat
-        if decision.kind == "turn":
-            tile = next(k for k in range(27, 34) if deal.counts[2][k]) if seat == 2 else throws[seat].pop(0)
-            deal.act(seat, Action("discard", tile=tile))
-        elif seat == 0 and not throws[3]:
-            break
-        else:
-            pung = seat == 2 and any(o.do == "pung" for o in decision.options)
-            deal.act(seat, Action("pung") if pung else Action("pass"))
+    decision = _seat_2_pungs_dots(deal, {0: "7z", 1: "8p", 3: "5p2p3p"})
     assert len(deal.melds[2]) == 3 and decision.tile == parse_tiles("3p")[0]
     action, ai = ask(deal, 0)
     assert action.do == "pung", ai.reason
@@ -247,18 +253,7 @@ def test_a_kong_claimed_while_defending_counts_the_discard_still_to_come() -> No
     deal = table("hk", {0: "1p1p3p3p6p6p6p7p7p8p9p9p9p", 1: "8p1m2m3m4m5m6m7m1s2s3s4s5s",
                         2: "8p8p5p5p1z1z2z2z3z3z4z4z6z", 3: "5p9p1m2m3m4m5m6m7m1s2s3s4s"},
                  "7z", draws="6s7s8s")
-    throws = {0: parse_tiles("7z"), 1: parse_tiles("8p"), 3: parse_tiles("5p9p")}
-    while True:
-        decision = deal.pending()[0]
-        seat = decision.seat
-        if decision.kind == "turn":
-            tile = next(k for k in range(27, 34) if deal.counts[2][k]) if seat == 2 else throws[seat].pop(0)
-            deal.act(seat, Action("discard", tile=tile))
-        elif seat == 0 and not throws[3]:
-            break
-        else:
-            pung = seat == 2 and any(o.do == "pung" for o in decision.options)
-            deal.act(seat, Action("pung") if pung else Action("pass"))
+    decision = _seat_2_pungs_dots(deal, {0: "7z", 1: "8p", 3: "5p9p"})
     assert len(deal.melds[2]) == 2 and any(o.do == "kong" for o in decision.options)
     action, ai = ask(deal, 0)
     assert action.do == "pass", ai.reason
