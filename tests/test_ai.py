@@ -259,6 +259,22 @@ def test_a_kong_claimed_while_defending_counts_the_discard_still_to_come() -> No
     assert action.do == "pass", ai.reason
 
 
+
+def test_candidate_completions_are_the_cheapest_and_give_up_lone_ends_first() -> None:
+    # 555m 6m6m 789m 77s and strays 1m 2s 5s 9s: the sets still to make come from the
+    # middle tiles (5s), not from the lone 1m, and the cheapest completions come first.
+    from cardavia.runtime.ai.completions import sets_and_pair
+
+    counts = [0] * 34
+    for k in parse_tiles("1m5m5m5m6m6m7m8m9m2s5s7s7s9s"):
+        counts[k] += 1
+    found = sets_and_pair(counts, 4, (1 << 34) - 1, limit=3)
+    assert len(found) == 3
+    assert [cost for cost, _, _ in found] == sorted(cost for cost, _, _ in found)
+    one, five = parse_tiles("1m5s")
+    assert all(final[one] == 0 and final[five] for _, final, _ in found)
+
+
 # ------------------------------------------------------------------ reasons
 
 def test_each_decision_says_why_and_replay_shows_it() -> None:

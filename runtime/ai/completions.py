@@ -108,7 +108,8 @@ def sets_and_pair(counts: Sequence[int], need: int, live: int, suits: Sequence[b
     """A few plausible completions into ``need`` sets and a pair (the declared sets aside),
     keeping tiles of the ``suits`` (m, p, s, honors) only; ``chows``: False for pungs only.
     ``live``: the kinds of which a copy is still unseen (bit k for kind k), the only ones a
-    completion adds; blocks are completed in order, pairs and two-sided chows first."""
+    completion adds; blocks are completed in order (chows to be before pairs made pungs,
+    middle tiles held alone before ends and honors), and the ``limit`` cheapest are kept."""
     unseen = [live >> k & 1 for k in range(34)]
     if need < 0:
         return []
@@ -140,7 +141,9 @@ def sets_and_pair(counts: Sequence[int], need: int, live: int, suits: Sequence[b
                     for chow in _chow_options(a, b):
                         missing = next(x for x in chow if x not in (a, b))
                         options.append((unseen[missing], len(pairs) + j, chow))
-                options.sort(key=lambda o: -o[0])
+                # Chows before pungs among the equally available: a chow to be waits on
+                # four copies of a tile (a two-sided one on either of two), a pung on two.
+                options.sort(key=lambda o: (-o[0], o[2][0] == o[2][1]))
             used: set[int] = set()
             for avail, block, group in options:
                 if short <= 0:
@@ -164,7 +167,9 @@ def sets_and_pair(counts: Sequence[int], need: int, live: int, suits: Sequence[b
                         for x in set(wanted):
                             avail *= unseen[x]
                         picks.append((avail, k, group))
-                picks.sort(key=lambda o: -o[0])
+                # Chows before pungs here too, then middle tiles before ends and honors: an
+                # end or an honor held alone is the likelier discard.
+                picks.sort(key=lambda o: (-o[0], o[2][0] == o[2][1], abs(o[1] % 9 - 4) if o[1] < 27 else 5))
                 for avail, k, group in picks:
                     if short <= 0:
                         break
@@ -191,9 +196,9 @@ def sets_and_pair(counts: Sequence[int], need: int, live: int, suits: Sequence[b
             seen.add(done)
             adds = _adds(counts, done)
             out.append((sum(n for _, n in adds), done, adds))
-            if len(out) >= limit:
-                return out
-    return out
+    # The cheapest first (the likeliest to come), each split's order kept among equals.
+    out.sort(key=lambda c: c[0])
+    return out[:limit]
 
 
 def _adds(counts: Sequence[int], final: Sequence[int]) -> tuple[tuple[int, int], ...]:
