@@ -207,8 +207,10 @@ def _plans(rules: Rules, seen: Seen, counts: list[int], melds: tuple[Meld, ...],
     return out
 
 
-def judge_hand(rules: Rules, seen: Seen, counts: list[int], melds: tuple[Meld, ...], depth: Depth) -> Estimate:
-    """A hand one tile short of complete (``counts``: its concealed tiles), as it is."""
+def judge_hand(rules: Rules, seen: Seen, counts: list[int], melds: tuple[Meld, ...], depth: Depth,
+               floor: float = 0.0) -> Estimate:
+    """A hand one tile short of complete (``counts``: its concealed tiles), as it is; a hand
+    not yet ready is worth at least ``floor`` (value.Rules.unseen_value)."""
     good, junk = split(seen, counts)
     nm = len(melds)
     shanten = rules.evaluator.shanten(good, nm)
@@ -222,6 +224,7 @@ def judge_hand(rules: Rules, seen: Seen, counts: list[int], melds: tuple[Meld, .
     best_est = Estimate(shanten, 0, 0.0, 0.0, 0.0)
     for plan, cp, s, comps in _plans(rules, seen, counts, melds, shanten, depth):
         value, best = _value(rules, seen, comps, _weights(rules, seen, comps), -1, 0)
+        value = max(value, floor)
         table = plan.counter.shanten(cp, nm)
         if s > table:
             mask = plan.mask  # short of tiles: any tile of the plan is a step
@@ -240,9 +243,10 @@ def judge_hand(rules: Rules, seen: Seen, counts: list[int], melds: tuple[Meld, .
 
 
 def judge_discards(rules: Rules, seen: Seen, counts: list[int], melds: tuple[Meld, ...], kinds: Sequence[int],
-                   depth: Depth) -> list[tuple[int, Estimate]]:
-    """Each discard of ``kinds`` from a hand holding its extra tile, judged by its best plan;
-    a discard no plan wants is judged by its shanten alone."""
+                   depth: Depth, floor: float = 0.0) -> list[tuple[int, Estimate]]:
+    """Each discard of ``kinds`` from a hand holding its extra tile, judged by its best plan
+    (a hand not yet ready worth at least ``floor``); a discard no plan wants is judged by
+    its shanten alone."""
     nm = len(melds)
     overall = _overall(rules, seen, counts, nm, kinds)
     lowest = min(overall)
@@ -285,6 +289,7 @@ def judge_discards(rules: Rules, seen: Seen, counts: list[int], melds: tuple[Mel
                 value, top = _value(rules, seen, comps, weights, k if plan.mask >> k & 1 else -1, counts[k])
             else:
                 value, top = plan_value
+            value = max(value, floor)
             useful = _unseen_of(seen, mask & plan.mask & ~avoid)
             p_win, p_ready = rules.chance(s, useful, seen, plan.claims)
             ev = p_win * value + rules.end_value(seen, p_win, p_ready, top)

@@ -3,9 +3,15 @@
 Every decision is scored in one unit, what the seat can expect to collect (hands.py):
 
 * a discard: the hand it leaves (the chance to win in the draws left x what the likely
-  wins collect), less the risk of the tile (defence.py) when the level defends;
+  wins collect), less the risk of the tile (defence.py) when the level defends; a hand
+  not yet ready none of whose candidate completions is valid is still worth a share of a
+  win at the minimum (value.Rules.unseen_value: judged worth nothing, it was broken up
+  for the least risk; with the floor, in duplicate play against three baselines, the
+  share of wins rose from 35.0% to 37.6% in MCR and from 34.5% to 35.5% in Hong Kong);
 * a claim (pung, chow, kong): the best discard after it (for a kong, the hand after it
-  plus what the kong collects at once) against the hand as it is;
+  plus what the kong collects at once) against the hand as it is, both without that
+  floor (with it, claims leading to hands short of the minimum looked good, and Hong
+  Kong's share of wins fell from 35.4% to 31.3%);
 * an own kong: the hand after it, plus what it collects, against the best discard;
 * a missing suit: the hand with that suit given up, judged the same way;
 * the tiles to pass on before play (an exchange): the runtime's sound default, the suit
@@ -137,13 +143,15 @@ class AIPlayer:
         return seen.lateness > 0.6 or any(t.ready >= 0.45 or t.suit is not None for t in found)
 
     def _ranked(self, deal: Deal, seen: Seen, rules: Rules, counts: list[int], melds: tuple[Meld, ...],
-                allowed: list[int], found: list[Threat] | None) -> list[tuple[float, int, Estimate, float]]:
-        """Each allowed discard, best first: (score, kind, the hand it leaves, its risk)."""
+                allowed: list[int], found: list[Threat] | None,
+                floor: float = 0.0) -> list[tuple[float, int, Estimate, float]]:
+        """Each allowed discard, best first: (score, kind, the hand it leaves, its risk); a
+        hand not yet ready worth at least ``floor``."""
         depth = self.level.depth
         if depth is None:
             judged = _speed_only(rules, seen, counts, melds, allowed)
         else:
-            judged = judge_discards(rules, seen, counts, melds, allowed, depth)
+            judged = judge_discards(rules, seen, counts, melds, allowed, depth, floor)
         defending = found is not None and self._defending(seen, found)
         out = []
         for k, est in judged:
@@ -156,13 +164,14 @@ class AIPlayer:
         out.sort(key=lambda t: (-t[0], t[1]))
         return out
 
-    def _judge(self, rules: Rules, seen: Seen, counts: list[int], melds: tuple[Meld, ...]) -> Estimate:
+    def _judge(self, rules: Rules, seen: Seen, counts: list[int], melds: tuple[Meld, ...],
+               floor: float = 0.0) -> Estimate:
         depth = self.level.depth
         if depth is None:
             good = _without_missing(seen, counts)
             shanten = rules.evaluator.shanten(good, len(melds))
             return Estimate(shanten, 0, 0.0, 0.0, 0.0)
-        return judge_hand(rules, seen, counts, melds, depth)
+        return judge_hand(rules, seen, counts, melds, depth, floor)
 
     # ------------------------------------------------------------------ decisions
 
@@ -188,7 +197,8 @@ class AIPlayer:
             return hold or _Choice(Action("win"), 0.0, "win: a valid win is always taken")
         allowed = sorted({o.tile for o in decision.options if o.do == "discard" and o.tile is not None})
         counts = seen.counts
-        ranked = self._ranked(deal, seen, rules, counts, seen.melds, allowed, found)
+        floor = rules.unseen_value(seen)
+        ranked = self._ranked(deal, seen, rules, counts, seen.melds, allowed, found, floor)
         if self.level.ahead and self.level.depth is not None and ranked[0][2].shanten == 1:
             ranked = self._ahead(seen, rules, counts, ranked)
         best_score, best_kind, _, _ = ranked[0]
@@ -196,7 +206,7 @@ class AIPlayer:
         for o in decision.options:
             if o.do != "kong" or o.tile is None:
                 continue
-            score, text = self._own_kong(seen, rules, o.tile, counts)
+            score, text = self._own_kong(seen, rules, o.tile, counts, floor)
             if score >= choice.score - 1e-9:
                 choice = _Choice(o, score, f"kong {CODES[o.tile]}: {score:.2f} ({text}); best discard "
                                            f"{CODES[best_kind]} {best_score:.2f}")
@@ -217,7 +227,7 @@ class AIPlayer:
         again.sort(key=lambda t: (-t[0], t[1]))
         return again + [r for r in ranked if r[1] not in {a[1] for a in again}]
 
-    def _own_kong(self, seen: Seen, rules: Rules, kind: int, counts: list[int]) -> tuple[float, str]:
+    def _own_kong(self, seen: Seen, rules: Rules, kind: int, counts: list[int], floor: float) -> tuple[float, str]:
         melds = list(seen.melds)
         after = list(counts)
         if counts[kind] >= 4:
@@ -229,7 +239,7 @@ class AIPlayer:
             i = next(i for i, m in enumerate(melds) if m.kind == "pung" and m.tiles[0] == kind)
             melds[i] = Meld("kong", (kind,) * 4, False)
             kong = "added"
-        est = self._judge(rules, seen, after, tuple(melds))
+        est = self._judge(rules, seen, after, tuple(melds), floor)
         paid = rules.kong_income(kong, seen.seat, None, seen.out, seen.dealer) if self.level.depth is not None else 0
         return self._score(est) + paid, f"{est.summary()}, collects {paid}"
 

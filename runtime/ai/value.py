@@ -76,6 +76,9 @@ END_HAZARD = 0.01
 LATER_WIN_RATE = 0.04
 #: The same where play goes on after a win (the deal ends only when enough have won).
 LATE_END_HAZARD = 0.002
+#: What a hand whose candidate completions make no valid win is still taken to be worth,
+#: as a share of a win at the minimum (see :meth:`Rules.unseen_value`).
+UNSEEN_SHARE = 0.15
 #: The share of the draws left that pass, on average, before a ready hand wins (the draws
 #: in which a flower may come and change its score).
 READY_DRAWS = 0.25
@@ -347,6 +350,15 @@ class Rules:
         own = self.collected(s, True, seen) + exit_value if s >= 0 else 0.0
         other = self.collected(d, False, seen) + exit_value if d >= 0 else 0.0
         return (own + share * other) / (1.0 + share)
+
+    def unseen_value(self, seen: Seen) -> float:
+        """The least a hand not yet ready is taken to be worth: its candidate completions
+        are a few of many, and when none of them makes a valid win others may
+        (:data:`UNSEEN_SHARE` of a win at the minimum)."""
+        if UNSEEN_SHARE <= 0.0:
+            return 0.0
+        least = max(self.minimum, 0)
+        return UNSEEN_SHARE * self.worth(seen, (least, least))
 
     def tails(self, seen: Seen) -> tuple[tuple[float, ...], ...]:
         """``tails(seen)[needed][copies]``: the chance to get ``needed`` of ``copies`` unseen
