@@ -89,7 +89,7 @@ def _scored(rules: Rules, seen: Seen, plan: Plan, cp: list[int], melds: tuple[Me
         if unseen[k]:
             live |= 1 << k
     live &= plan.mask
-    flower = round(seen.flower_chance(COMPLETION_DRAWS), 1)
+    flower = round(seen.flower_chance(COMPLETION_DRAWS), 1)  # rounded: a cache hit scores as a miss would
     key = (plan.name, tuple(cp), live, seen.context(melds), seen.seat, seen.out, seen.dealer, bound, depth.limit,
            flower, seen.flowers_left if flower else ())
     cache = rules.scored
@@ -104,7 +104,7 @@ def _scored(rules: Rules, seen: Seen, plan: Plan, cp: list[int], melds: tuple[Me
         # that a completion keeps its score from turn to turn (which tile is last only
         # moves a few patterns of the wait).
         win = next(k for k in range(34) if final[k])
-        outcomes = rules.outcomes(seen, melds, final, win, COMPLETION_DRAWS)
+        outcomes = rules.outcomes(seen, melds, final, win, flower)
         worth = sum(p * rules.worth(seen, totals) for p, totals in outcomes)
         out.append((adds, final, worth, max(outcomes[0][1])))
     if len(cache) > 20_000:

@@ -56,7 +56,6 @@ from .hands import Depth, judge_discards, judge_hand, look_ahead
 from .value import Estimate, Rules, Seen, seen_of
 
 if TYPE_CHECKING:
-
     from ..deal import Deal
 
 
@@ -283,13 +282,13 @@ class AIPlayer:
         if ahead and now.shanten == 1:
             assert self.level.depth is not None
             pass_score = look_ahead(rules, seen, list(seen.counts), seen.melds, self.level.depth)
-        found = threats(deal, seat, rules) if self.level.defence != "none" else None
-        defending = bool(found) and self._defending(seen, found or [])
+        found = threats(deal, seat, rules) if self.level.defence != "none" else []
+        defending = self._defending(seen, found)
         stake = 0.0 if rules.continues else STAKE * max(now.ev, 0.0)
         if defending:
             # A pung's or chow's score has its discard's risk taken off; passing leads to a
             # discard too, after the next draw: at least as risky as the safest tile held now.
-            pass_score -= _later_risk(seen, seen.counts, found or [], stake)
+            pass_score -= _later_risk(seen, seen.counts, found, stake)
         best = _Choice(Action("pass"), pass_score, f"pass: {pass_score:.2f} ({now.summary()})")
         notes = []
         for o, counts, melds in claims:
@@ -299,7 +298,7 @@ class AIPlayer:
                         if self.level.depth else 0)
                 score = self._score(est) + paid
                 if defending:  # so does a kong, after its replacement draw
-                    score -= _later_risk(seen, counts, found or [], stake)
+                    score -= _later_risk(seen, counts, found, stake)
                 text = f"{est.summary()}, collects {paid}"
             else:
                 allowed = [k for k in range(34) if counts[k]]

@@ -301,12 +301,11 @@ class Rules:
         return hit
 
     def outcomes(self, seen: Seen, melds: tuple[Meld, ...], final: tuple[int, ...], win: int,
-                 share: float) -> list[tuple[float, tuple[int, int]]]:
-        """The totals of a win (as :meth:`totals`), each with its chance, where a flower may
-        be drawn before it (in ``share`` of the draws left): a hand counting on having no
-        flowers, or on a given one, is not sure of it. One flower at most is weighed."""
+                 p: float) -> list[tuple[float, tuple[int, int]]]:
+        """The totals of a win (as :meth:`totals`), each with its chance, where a flower
+        comes before it at the chance ``p`` (:meth:`Seen.flower_chance`): a hand counting on
+        having no flowers, or on a given one, is not sure of it. One flower at most is weighed."""
         base = self.totals(seen, melds, final, win)
-        p = seen.flower_chance(share)
         if p <= 0.0:
             return [(1.0, base)]
         left = seen.flowers_left
@@ -355,8 +354,6 @@ class Rules:
         """The least a hand not yet ready is taken to be worth: its candidate completions
         are a few of many, and when none of them makes a valid win others may
         (:data:`UNSEEN_SHARE` of a win at the minimum)."""
-        if UNSEEN_SHARE <= 0.0:
-            return 0.0
         least = max(self.minimum, 0)
         return UNSEEN_SHARE * self.worth(seen, (least, least))
 
@@ -485,13 +482,14 @@ class Rules:
         best = -1
         best_u = 0
         base = tuple(counts)
+        flower = seen.flower_chance(READY_DRAWS)
         for k in kinds:
             u = unseen[k]
             if not u:
                 continue
             final = list(base)
             final[k] += 1
-            outcomes = self.outcomes(seen, melds, tuple(final), k, READY_DRAWS)
+            outcomes = self.outcomes(seen, melds, tuple(final), k, flower)
             if all(d < 0 and s < 0 for _, (d, s) in outcomes):
                 continue
             useful += u
