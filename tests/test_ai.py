@@ -16,6 +16,8 @@ from cardavia.compiler import load_variant, shipped_variants
 from cardavia.compiler.model.tiles import CODES, SUITS, parse_tiles
 from cardavia.runtime.actions import Action, Decision
 from cardavia.runtime.ai import LEVELS, AIPlayer
+from cardavia.runtime.ai.player import rules_of
+from cardavia.runtime.ai.value import Rules
 from cardavia.runtime.analysis import View, analyst
 from cardavia.runtime.bots import KINDS, make_controller
 from cardavia.runtime.controllers import play_deal
@@ -152,14 +154,53 @@ def test_one_step_from_ready_the_ai_keeps_the_shape_that_leads_to_good_waits() -
     assert action.do == "discard" and action.tile == two, flat.reason
 
 
+def _declare_missing_suits(deal: Deal) -> None:
+    """Seat 0's missing suit chosen by the AI, the others' by the baseline bot."""
+    while deal.pending()[0].kind == "missing_suit":
+        decision = deal.pending()[0]
+        action = ask(deal, 0)[0] if decision.seat == 0 else make_controller("baseline", 1).choose(deal, decision)
+        deal.act(decision.seat, action)
+
+
+def test_a_pair_any_player_may_pung_into_is_kept_over_a_shape_only_drawn(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Sichuan, no chow claims: 222p 789p 44p 88m and 1m 3m 5m 7m. Giving up a pair (8m)
+    # keeps three partial chows (1m3m, 5m7m, 7m8m) and as many tiles to draw as giving up
+    # the 1m, which keeps both pairs (44p, 88m). But a pair's third tile may also be
+    # pung'd from any of three players' discards, a partial chow's only drawn: counting
+    # the claims, the AI keeps the pairs; counted at one typical rate for every tile, it
+    # would break the 8m pair.
+    hand, extra = "1m3m5m7m8m8m2p2p2p4p4p7p8p", "9p"
+    deal = table("sichuan", {0: hand}, extra)
+    _declare_missing_suits(deal)
+    eight = parse_tiles("8m")[0]
+    action, ai = ask(deal, 0)
+    assert action.do == "discard" and action.tile != eight, ai.reason
+    deal = table("sichuan", {0: hand}, extra)
+    _declare_missing_suits(deal)
+    monkeypatch.setattr(Rules, "claimable", lambda *_: None)  # every tile at the typical rate
+    action, ai = ask(deal, 0)
+    assert action.do == "discard" and action.tile == eight, ai.reason
+
+
+@pytest.mark.parametrize("others, kept", [("ppm", "5p"), ("mmp", "5m")])
+def test_a_single_wait_is_kept_in_the_suit_other_players_throw(others: str, kept: str) -> None:
+    # Sichuan: pungs of 1m 9m 1p 9p and a single 5m and 5p, ready whichever goes, on the
+    # other's three unseen copies. A player whose declared missing suit holds the wait
+    # throws every copy it draws: the AI waits in the suit two opponents have given up.
+    deal = table("sichuan", {0: "1m1m1m9m9m9m1p1p1p9p9p9p5m"}, "5p")
+    while deal.pending()[0].kind == "missing_suit":
+        decision = deal.pending()[0]
+        suit = "s" if decision.seat == 0 else others[decision.seat - 1]
+        deal.act(decision.seat, Action("missing_suit", suit=suit))
+    action, ai = ask(deal, 0)
+    assert action.do == "discard" and action.tile != parse_tiles(kept)[0], ai.reason
+
+
 def test_a_sichuan_hand_gives_up_its_shortest_suit_and_discards_it_first() -> None:
     deal = table("sichuan", {0: "1m2m3m4m5m6m7s8s9s2s2s1p9m"}, "5p")
     action, _ = ask(deal, 0)
     assert action == Action("missing_suit", suit="p")
-    deal.act(0, action)
-    while deal.pending()[0].kind == "missing_suit":
-        decision = deal.pending()[0]
-        deal.act(decision.seat, make_controller("baseline", 1).choose(deal, decision))
+    _declare_missing_suits(deal)
     action, _ = ask(deal, 0)
     assert action.do == "discard" and action.tile in parse_tiles("1p5p")
 
@@ -330,9 +371,6 @@ def test_a_hand_that_counts_on_having_no_flowers_is_worth_less_while_flowers_may
     # a flower drawn before the win (seven of eight are not the seat's own) leaves 2 and
     # only a self-draw valid. With the eight flowers still unseen the hand is worth less
     # than the same hand once every flower is shown.
-    from dataclasses import replace
-
-    from cardavia.runtime.ai.player import rules_of
     from cardavia.runtime.ai.value import seen_of
 
     deal = table("hk", {0: "1m2m3m4m5m6m7p8p9p2s3s4s5s"}, "1z")

@@ -235,7 +235,8 @@ def judge_hand(rules: Rules, seen: Seen, counts: list[int], melds: tuple[Meld, .
                 if after[k] < s:
                     mask |= 1 << k
         useful = _unseen_of(seen, mask & plan.mask & ~avoid)
-        p_win, p_ready = rules.chance(s, useful, seen, plan.claims)
+        first = rules.claimable(seen, cp, mask & plan.mask & ~avoid, plan.claims, plan.chows)
+        p_win, p_ready = rules.chance(s, useful, seen, plan.claims, first)
         ev = p_win * value + rules.end_value(seen, p_win, p_ready, best)
         if ev > best_est.ev or (best_est.ev <= 0.0 and s < best_est.shanten):
             best_est = Estimate(s, useful, p_win, value, ev, best, plan.name)
@@ -291,7 +292,11 @@ def judge_discards(rules: Rules, seen: Seen, counts: list[int], melds: tuple[Mel
                 value, top = plan_value
             value = max(value, floor)
             useful = _unseen_of(seen, mask & plan.mask & ~avoid)
-            p_win, p_ready = rules.chance(s, useful, seen, plan.claims)
+            held_k = int(cp[k] > 0)
+            cp[k] -= held_k  # the hand the discard leaves: its pairs are what may pung
+            first = rules.claimable(seen, cp, mask & plan.mask & ~avoid, plan.claims, plan.chows)
+            cp[k] += held_k
+            p_win, p_ready = rules.chance(s, useful, seen, plan.claims, first)
             ev = p_win * value + rules.end_value(seen, p_win, p_ready, top)
             old = best.get(k)
             if old is None or ev > old.ev or (old.ev <= 0.0 and ev <= 0.0
