@@ -165,7 +165,8 @@ def seen_of(deal: Deal, seat: int, rules: Rules) -> Seen:
         for t in shown:
             left.remove(deal.kinds[t])
     spared = [0] * 34
-    for other in range(deal.n):
+    # Missing suits are declared together: none is known while they are being chosen.
+    for other in range(deal.n if deal.phase != "missing_suit" else 0):
         if other == seat or deal.out[other]:
             continue
         suit = deal.missing[other]
