@@ -196,6 +196,25 @@ def test_a_single_wait_is_kept_in_the_suit_other_players_throw(others: str, kept
     assert action.do == "discard" and action.tile != parse_tiles(kept)[0], ai.reason
 
 
+def test_a_tile_a_player_has_thrown_counts_more_of_its_discards_to_come() -> None:
+    # Hong Kong: seat 1 throws the 5m it draws; seat 0 then expects more 5m than 5p from
+    # the other players (seat 1 has no use for it), and the same of both before.
+    from cardavia.runtime.ai.value import seen_of
+
+    deal = table("hk", {0: "1m1m1m9m9m9m1p1p1p9p9p9p5m"}, "1z", draws="5m")
+    five_m, five_p = parse_tiles("5m5p")
+    rules = rules_of(deal.variant)
+    before = seen_of(deal, 0, rules)
+    assert before.throws(five_m) == before.throws(five_p)
+    deal.act(0, Action("discard", tile=parse_tiles("1z")[0]))
+    while deal.pending()[0].seat != 1 or deal.pending()[0].kind != "turn":
+        decision = deal.pending()[0]
+        deal.act(decision.seat, Action("pass"))
+    deal.act(1, Action("discard", tile=five_m))
+    after = seen_of(deal, 0, rules)
+    assert after.throws(five_m) > after.throws(five_p)
+
+
 def test_a_sichuan_hand_gives_up_its_shortest_suit_and_discards_it_first() -> None:
     deal = table("sichuan", {0: "1m2m3m4m5m6m7s8s9s2s2s1p9m"}, "5p")
     action, _ = ask(deal, 0)
