@@ -17,7 +17,7 @@ from cardavia.compiler.model.tiles import CODES, SUITS, parse_tiles
 from cardavia.runtime.actions import Action, Decision
 from cardavia.runtime.ai import LEVELS, AIPlayer
 from cardavia.runtime.ai.player import rules_of
-from cardavia.runtime.ai.value import Rules
+from cardavia.runtime.ai.value import Rules, seen_of
 from cardavia.runtime.analysis import View, analyst
 from cardavia.runtime.bots import KINDS, make_controller
 from cardavia.runtime.controllers import play_deal
@@ -164,8 +164,8 @@ def _declare_missing_suits(deal: Deal) -> None:
 
 def test_a_pair_any_player_may_pung_into_is_kept_over_a_shape_only_drawn(monkeypatch: pytest.MonkeyPatch) -> None:
     # Sichuan, no chow claims: 222p 789p 44p 88m and 1m 3m 5m 7m. Giving up a pair (8m)
-    # keeps three partial chows (1m3m, 5m7m, 7m8m) and as many tiles to draw as giving up
-    # the 1m, which keeps both pairs (44p, 88m). But a pair's third tile may also be
+    # keeps 1m 3m 5m 7m 8m (partial chows, the 7m in either of two) and as many tiles to
+    # draw (16) as giving up the 1m, which keeps both pairs (44p, 88m). But a pair's third tile may also be
     # pung'd from any of three players' discards, a partial chow's only drawn: counting
     # the claims, the AI keeps the pairs; counted at one typical rate for every tile, it
     # would break the 8m pair.
@@ -199,8 +199,6 @@ def test_a_single_wait_is_kept_in_the_suit_other_players_throw(others: str, kept
 def test_a_tile_a_player_has_thrown_counts_more_of_its_discards_to_come() -> None:
     # Hong Kong: seat 1 throws the 5m it draws; seat 0 then expects more 5m than 5p from
     # the other players (seat 1 has no use for it), and the same of both before.
-    from cardavia.runtime.ai.value import seen_of
-
     deal = table("hk", {0: "1m1m1m9m9m9m1p1p1p9p9p9p5m"}, "1z", draws="5m")
     five_m, five_p = parse_tiles("5m5p")
     rules = rules_of(deal.variant)
@@ -390,8 +388,6 @@ def test_a_hand_that_counts_on_having_no_flowers_is_worth_less_while_flowers_may
     # a flower drawn before the win (seven of eight are not the seat's own) leaves 2 and
     # only a self-draw valid. With the eight flowers still unseen the hand is worth less
     # than the same hand once every flower is shown.
-    from cardavia.runtime.ai.value import seen_of
-
     deal = table("hk", {0: "1m2m3m4m5m6m7p8p9p2s3s4s5s"}, "1z")
     rules = rules_of(deal.variant)
     seen = seen_of(deal, 0, rules)
