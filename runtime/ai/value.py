@@ -132,12 +132,9 @@ class Seen:
         """The other players' discards of ``kind`` to be expected, in players: a share of
         each one's (:data:`DISCARD_SHARE`), more from those who keep none of it
         (:data:`MISSING_THROWN`) and from those who have thrown one (:data:`AGAIN_SHARE`)."""
-        others = self.active - 1
-        again = AGAIN_SHARE * self.dropped[kind] if self.dropped else 0.0
-        if not self.spared:
-            return DISCARD_SHARE * others + again
-        spared = self.spared[kind]
-        return DISCARD_SHARE * (others - spared) + MISSING_THROWN * spared + again
+        spared = self.spared[kind] if self.spared else 0
+        dropped = self.dropped[kind] if self.dropped else 0
+        return DISCARD_SHARE * (self.active - 1 - spared) + MISSING_THROWN * spared + AGAIN_SHARE * dropped
 
     def context(self, melds: tuple[Meld, ...], extra: int = -1) -> tuple[object, ...]:
         """What a win's score depends on besides its concealed tiles (``extra``: a flower
@@ -179,14 +176,13 @@ def seen_of(deal: Deal, seat: int, rules: Rules) -> Seen:
                     dropped[k] += 1
     spared = [0] * 34
     # Missing suits are declared together: none is known while they are being chosen.
-    for other in range(deal.n if deal.phase != "missing_suit" else 0):
-        if other == seat or deal.out[other]:
-            continue
-        suit = deal.missing[other]
-        if suit:
-            lo = 9 * SUITS.index(suit)
-            for k in range(lo, lo + 9):
-                spared[k] += 1
+    if deal.phase != "missing_suit":
+        for other in range(deal.n):
+            suit = deal.missing[other]
+            if other != seat and not deal.out[other] and suit:
+                lo = 9 * SUITS.index(suit)
+                for k in range(lo, lo + 9):
+                    spared[k] += 1
     return Seen(seat, counts, view.melds, view.flowers, view.seat_wind, view.round_wind, view.missing_suit,
                 unseen, sum(unseen), wall / max(active, 1), active, tuple(deal.out), deal.dealer,
                 min(1.0, max(0.0, 1.0 - wall / start)) if start > 0 else 1.0, tuple(left),
