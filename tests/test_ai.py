@@ -225,12 +225,38 @@ def test_a_sichuan_hand_gives_up_its_shortest_suit_and_discards_it_first() -> No
 def test_an_mcr_hand_keeps_its_concealed_points() -> None:
     # Seat 1 could chow 123m on the dealer's 3m and come closer, but the open hand could no
     # longer reach 8 points; concealed it can (fully concealed and self-drawn among them).
-    deal = table("mcr", {1: "1m2m5m5m6m6m7m9m9m3p3s4s6s"}, "3m")
+    # (With 5m6m7m in place of 5m6m9m, 123m would lead toward 123m 345m 567m, worth 16.)
+    deal = table("mcr", {1: "1m2m5m5m6m6m9m9m9m3p3s4s6s"}, "3m")
     deal.act(0, Action("discard", tile=parse_tiles("3m")[0]))
     easy = next(d for d in deal.pending() if d.seat == 1)
     assert any(o.do == "chow" for o in easy.options)
+    assert ask(deal, 1, "easy")[0].do == "chow"
     action, ai = ask(deal, 1)
     assert action.do == "pass", ai.reason
+
+
+def test_an_mcr_hand_steers_toward_a_group_of_chows_the_pattern_table_pays(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 234m 234p 234s is a Mixed Triple Chow (8 points): the AI keeps the three chows and
+    # gives up the 1p; the cheapest completions alone (no targets) keep the 1p-4p run and
+    # break the group, for a hand worth far less.
+    deal = table("mcr", {0: "2m3m4m5m1p2p3p4p2s3s4s9s3z"}, "7s")
+    group = set(parse_tiles("2m3m4m2p3p4p2s3s4s"))
+    action, ai = ask(deal, 0)
+    assert action.do == "discard" and action.tile not in group, ai.reason
+    assert ai.reason is not None and "target 2m-2p-2s" in ai.reason
+    monkeypatch.setattr(rules_of(deal.variant), "targets", [])
+    action, ai = ask(deal, 0)
+    assert action.do == "discard" and action.tile in group, ai.reason
+
+
+def test_targets_come_from_the_pattern_table() -> None:
+    # MCR pays for groups of chows (Mixed Triple Chow, Mixed Straight, Pure Straight...);
+    # Hong Kong's and Sichuan's tables pay for no particular chows.
+    targets = rules_of(load_variant("mcr")).targets
+    found = {tuple(CODES[c] for c in group) for group, _ in targets}
+    assert {("2m", "2p", "2s"), ("1m", "4p", "7s"), ("1m", "4m", "7m"), ("1m", "2p", "3s")} <= found
+    assert ("1m", "2m", "6m") not in found
+    assert rules_of(load_variant("hk")).targets == [] and rules_of(load_variant("sichuan")).targets == []
 
 
 def test_a_discard_does_not_deal_into_an_obvious_flush() -> None:

@@ -184,7 +184,7 @@ def _plans(rules: Rules, seen: Seen, counts: list[int], melds: tuple[Meld, ...],
     nm = len(melds)
     first: tuple[Plan, list[int], int, list[Scored]] | None = None
     others: list[tuple[float, int, tuple[Plan, list[int], int, list[Scored]]]] = []
-    for plan in rules.plans(seen):
+    for plan in [*rules.plans(seen), *rules.target_plans(seen, counts, melds)]:
         if not plan.keeps(melds):
             continue
         cp = plan.restrict(counts)

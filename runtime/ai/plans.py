@@ -5,7 +5,9 @@ A plan keeps some tile kinds and one way of making them a winning shape:
 * ``all``: every kind, the variant's shapes of sets and a pair;
 * one suit, with the honors and without (a hand of one suit and honors, of one suit alone);
 * ``pungs``: sets and a pair made of pungs only;
-* each other declared shape (pairs, thirteen different tiles...) alone.
+* each other declared shape (pairs, thirteen different tiles...) alone;
+* made for each hand: one toward each group of chows the pattern table pays for that the
+  hand is near (targets.py).
 
 Nothing here knows what a plan is worth: that is the variant's pattern table, asked about
 the plan's candidate completions (hands.py). A plan only says which tiles to keep and how
@@ -138,6 +140,8 @@ class Plan:
     chows: bool
     claims: bool  # the plan takes claimed sets freely (sets and a pair)
     most_melds: int = 4  # the declared sets its shapes allow
+    target: tuple[int, ...] = ()  # a target's tiles still to hold (targets.py), () for none
+    target_sets: int = 0  # the sets those tiles make
 
     def keeps(self, melds: Sequence[Meld]) -> bool:
         """Whether the declared sets fit the plan (pungs only: no chow declared)."""

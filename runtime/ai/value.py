@@ -50,6 +50,7 @@ from ..analysis import View, analyst
 from ..payments import PlayerFacts, _Names, exhausted_payments, kong_payments, win_payments
 from .completions import Completion, shape_completions
 from .plans import Plan, make_plans
+from .targets import find_targets, target_plans
 
 if TYPE_CHECKING:
     from cardavia.compiler.variant import CompiledVariant
@@ -94,6 +95,10 @@ LATE_END_HAZARD = 0.002
 #: What a hand whose candidate completions make no valid win is still taken to be worth,
 #: as a share of a win at the minimum (see :meth:`Rules.unseen_value`).
 UNSEEN_SHARE = 0.15
+#: Plans toward targets (targets.py) judged for a hand, at most; and the most tiles a
+#: target may still lack.
+TARGET_PLANS = 4
+TARGET_REACH = 3
 #: The share of the draws left that pass, on average, before a ready hand wins (the draws
 #: in which a flower may come and change its score).
 READY_DRAWS = 0.25
@@ -234,6 +239,9 @@ class Rules:
         self.chow_claims = variant.play.chow != "none"
         self.end_hazard = LATE_END_HAZARD if self.continues else END_HAZARD
         self._plans: dict[int | None, list[Plan]] = {}
+        standard = [sh.standard_sets for sh in self.shapes if sh.standard_sets is not None]
+        #: Groups of chows the pattern table pays for (targets.py).
+        self.targets = find_targets(variant, max(standard)) if standard else []
         #: Scored completions by plan and hand (hands.py), shared by every player of the variant.
         self.scored: dict[tuple[object, ...], list[Scored]] = {}
         self._scores: dict[tuple[object, ...], dict[tuple[tuple[int, ...], int], tuple[int, int]]] = {}
@@ -536,9 +544,31 @@ class Rules:
         """Plausible completions of ``counts`` in the plan (at most ``limit`` a shape, a
         special shape's at most ``bound`` tiles away)."""
         out: list[Completion] = []
+        target = plan.target
+        if target:
+            # The target's tiles aside, the rest completed with its sets counted as made.
+            rest = [c - min(c, t) for c, t in zip(counts, target)]
+            for shape in plan.shapes:
+                for _, final, _ in shape_completions(shape, rest, melds + plan.target_sets, bound, live, plan.suits,
+                                                     limit, plan.chows):
+                    whole = tuple(f + t for f, t in zip(final, target))
+                    if max(whole) > 4:
+                        continue
+                    adds = tuple((k, whole[k] - counts[k]) for k in range(34) if whole[k] > counts[k])
+                    out.append((sum(n for _, n in adds), whole, adds))
+            return out
         for shape in plan.shapes:
             out.extend(shape_completions(shape, counts, melds, bound, live, plan.suits, limit, plan.chows))
         return out
+
+    def target_plans(self, seen: Seen, counts: Sequence[int], melds: tuple[Meld, ...]) -> list[Plan]:
+        """Plans toward the targets nearest the hand (targets.py)."""
+        if not self.targets:
+            return []
+        base = next((p for p in self.plans(seen) if p.name == "all"), None)
+        if base is None:
+            return []
+        return target_plans(base, self.targets, counts, melds, seen.unseen, TARGET_PLANS, TARGET_REACH)
 
     def end_value(self, seen: Seen, p_win: float, p_ready: float, total: int) -> float:
         """The end-of-wall value of a hand: ready when the wall runs out (not having won)."""
