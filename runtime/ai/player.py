@@ -76,7 +76,8 @@ LEVELS: dict[str, Level] = {
     "strong": Level("strong", Depth(slack=2, limit=6, breadth=0, plans=4, reach=1), "threat", 0.0, ahead=3),
 }
 
-#: The share of the hand's own value a discard risks where a win ends the deal (defence.risk).
+#: The share of the hand's own value a discard risks where another player's win would end
+#: the deal (defence.risk; value.Rules.ends_next).
 STAKE = 1.0
 #: A claim is taken when it is worth this share more than passing.
 CLAIM_MARGIN = 0.05
@@ -152,10 +153,11 @@ class AIPlayer:
         else:
             judged = judge_discards(rules, seen, counts, melds, allowed, depth, floor)
         defending = found is not None and self._defending(seen, found)
+        ends = rules.ends_next(seen)
         out = []
         for k, est in judged:
             score = self._score(est)
-            stake = 0.0 if rules.continues else STAKE * max(est.ev, 0.0)
+            stake = STAKE * max(est.ev, 0.0) if ends else 0.0
             r = risk(k, found, seen.unseen, stake) if defending and found else 0.0
             if self.level.noise:
                 score += self.rng.random() * self.level.noise
@@ -284,7 +286,7 @@ class AIPlayer:
             pass_score = look_ahead(rules, seen, list(seen.counts), seen.melds, self.level.depth)
         found = threats(deal, seat, rules) if self.level.defence != "none" else []
         defending = self._defending(seen, found)
-        stake = 0.0 if rules.continues else STAKE * max(now.ev, 0.0)
+        stake = STAKE * max(now.ev, 0.0) if rules.ends_next(seen) else 0.0
         if defending:
             # A pung's or chow's score has its discard's risk taken off; passing leads to a
             # discard too, after the next draw: at least as risky as the safest tile held now.

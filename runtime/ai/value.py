@@ -90,7 +90,8 @@ END_HAZARD = 0.01
 #: Where play goes on after a win: the chance a round that another player still in the
 #: deal wins (over half of them win, in about fifteen rounds).
 LATER_WIN_RATE = 0.04
-#: The same where play goes on after a win (the deal ends only when enough have won).
+#: The same where play goes on after a win and another win would not end the deal yet
+#: (it ends once enough have won: then :data:`END_HAZARD` holds, see :meth:`Rules.ends_next`).
 LATE_END_HAZARD = 0.002
 #: What a hand whose candidate completions make no valid win is still taken to be worth,
 #: as a share of a win at the minimum (see :meth:`Rules.unseen_value`).
@@ -237,7 +238,7 @@ class Rules:
         self.wall_start = len(variant.tiles.kinds) - dealt
         self.continues = variant.play.after_win == "continue"
         self.chow_claims = variant.play.chow != "none"
-        self.end_hazard = LATE_END_HAZARD if self.continues else END_HAZARD
+        self.max_winners = variant.play.max_winners if self.continues else 1
         self._plans: dict[int | None, list[Plan]] = {}
         standard = [sh.standard_sets for sh in self.shapes if sh.standard_sets is not None]
         #: Groups of chows the pattern table pays for (targets.py).
@@ -246,7 +247,7 @@ class Rules:
         self.scored: dict[tuple[object, ...], list[Scored]] = {}
         self._scores: dict[tuple[object, ...], dict[tuple[tuple[int, ...], int], tuple[int, int]]] = {}
         self._income: dict[tuple[int, int, bool, tuple[bool, ...], int], int] = {}
-        self._chains: dict[tuple[int, int, int, int, int, bool, int, int], tuple[float, float]] = {}
+        self._chains: dict[tuple[int, int, int, int, int, bool, int, int, bool], tuple[float, float]] = {}
         self._ready_bonus: dict[tuple[int, int], float] = {}
         self.has_exhausted_rules = bool(self.settlement.exhausted)
         self._tails: dict[tuple[int, int], tuple[tuple[float, ...], ...]] = {}
@@ -366,6 +367,11 @@ class Rules:
             out.append((p * left.count(f) / len(left), self.totals(seen, melds, final, win, f)))
         return out
 
+    def ends_next(self, seen: Seen) -> bool:
+        """Whether another player's win would end the deal (where play goes on after a win,
+        once all but one of the winners it allows have won)."""
+        return not self.continues or sum(seen.out) >= self.max_winners - 1
+
     def utility(self, amount: float) -> float:
         """What an amount is worth to the player: a gain is the amount itself up to about
         the variant's usual wins, then grows slowly (a limit hand a thousand times a usual
@@ -455,7 +461,8 @@ class Rules:
             lead = int(first + 0.5)
             lead = lead if lead <= 16 else min(160, lead // 4 * 4 + 2)
         tenths = int(seen.lateness * 10)
-        key = (shanten, useful, draws, pool, seen.active, claims, tenths, lead)
+        ends = self.ends_next(seen)
+        key = (shanten, useful, draws, pool, seen.active, claims, tenths, lead, ends)
         hit = self._chains.get(key)
         if hit is not None:
             return hit
@@ -465,6 +472,7 @@ class Rules:
         mid = 1.0 + CLAIM_SHARE * others if claims else 1.0
         last = 1.0 + DISCARD_SHARE * others
         step_late = seen.active / max(self.wall_start, 1)
+        hazard = END_HAZARD if ends else LATE_END_HAZARD
         rates = []
         top = len(TYPICAL_USEFUL) - 1
         for step in range(shanten + 1):
@@ -488,7 +496,7 @@ class Rules:
                 moved = probs[i] * rates[i]
                 probs[i] -= moved
                 probs[i + 1] += moved
-            alive = 1.0 - self.end_hazard * others * 2.0 * late
+            alive = 1.0 - hazard * others * 2.0 * late
             for i in range(len(rates)):
                 probs[i] *= alive
             late = min(1.0, late + step_late)
