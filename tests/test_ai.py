@@ -225,8 +225,9 @@ def test_a_sichuan_hand_gives_up_its_shortest_suit_and_discards_it_first() -> No
 def test_an_mcr_hand_keeps_its_concealed_points() -> None:
     # Seat 1 could chow 123m on the dealer's 3m and come closer, but the open hand could no
     # longer reach 8 points; concealed it can (fully concealed and self-drawn among them).
-    # (With 5m6m7m in place of 5m6m9m, 123m would lead toward 123m 345m 567m, worth 16.)
-    deal = table("mcr", {1: "1m2m5m5m6m6m9m9m9m3p3s4s6s"}, "3m")
+    # The hand is far from the groups of chows the pattern table pays for: near one (with
+    # 5m6m7m, 123m leads toward 123m 345m 567m, worth 16) the chow can be right.
+    deal = table("mcr", {1: "1m2m5m5m6m6m9m9m9m3p6s7s9s"}, "3m")
     deal.act(0, Action("discard", tile=parse_tiles("3m")[0]))
     easy = next(d for d in deal.pending() if d.seat == 1)
     assert any(o.do == "chow" for o in easy.options)
