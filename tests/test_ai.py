@@ -16,6 +16,7 @@ from cardavia.compiler import load_variant, shipped_variants
 from cardavia.compiler.model.tiles import CODES, SUITS, parse_tiles
 from cardavia.runtime.actions import Action, Decision
 from cardavia.runtime.ai import LEVELS, AIPlayer
+from cardavia.runtime.ai.hands import draw_ahead
 from cardavia.runtime.ai.player import rules_of
 from cardavia.runtime.ai.value import Rules, seen_of
 from cardavia.runtime.analysis import View, analyst
@@ -258,6 +259,26 @@ def test_targets_come_from_the_pattern_table() -> None:
     assert {("2m", "2p", "2s"), ("1m", "4p", "7s"), ("1m", "4m", "7m"), ("1m", "2p", "3s")} <= found
     assert ("1m", "2m", "6m") not in found
     assert rules_of(load_variant("hk")).targets == [] and rules_of(load_variant("sichuan")).targets == []
+
+
+def test_strong_judges_its_close_discards_one_draw_ahead() -> None:
+    # Far from ready, the best two discards are equal for the normal level; the strong level
+    # judges each again one draw ahead (every useful draw, then its best discard) and takes
+    # the better, with the score that look-ahead gives.
+    deal = table("hk", {0: "2m4m4m8m4p5p8p1s8s2z3z4z4z"}, "5m")
+    normal, _ = ask(deal, 0, "normal")
+    strong, ai = ask(deal, 0, "strong")
+    rules = rules_of(deal.variant)
+    seen = seen_of(deal, 0, rules)
+    floor = rules.unseen_value(seen)
+    ahead = {}
+    for tile in parse_tiles("4p5p"):
+        counts = list(seen.counts)
+        counts[tile] -= 1
+        ahead[tile] = draw_ahead(rules, seen, counts, seen.melds, LEVELS["strong"].depth, floor)
+    assert normal.tile in ahead and strong.tile == max(ahead, key=lambda k: (ahead[k], -k)), ai.reason
+    assert ahead[strong.tile] != ahead[normal.tile]
+    assert ai.reason is not None and f"{ahead[strong.tile]:.2f}" in ai.reason
 
 
 def test_a_discard_does_not_deal_into_an_obvious_flush() -> None:

@@ -348,3 +348,37 @@ def look_ahead(rules: Rules, seen: Seen, counts: list[int], melds: tuple[Meld, .
         total += p * best
         mass += p
     return total + (1.0 - mass) * base.ev
+
+
+def draw_ahead(rules: Rules, seen: Seen, counts: list[int], melds: tuple[Meld, ...], depth: Depth,
+               floor: float = 0.0) -> float:
+    """A hand two or more steps from ready (``counts``: one tile short), judged one draw
+    ahead: each useful draw, at its chance, followed by the best discard (judged as every
+    discard is, a draw later), and any other draw leaving the hand as it is."""
+    nm = len(melds)
+    good, junk = split(seen, counts)
+    evaluator = rules.evaluator
+    now = evaluator.shanten(good, nm)
+    base = judge_hand(rules, seen, counts, melds, depth, floor)
+    if junk or now < 2 or now >= NEVER:
+        return base.ev
+    later = replace(seen, draws=max(seen.draws - 1.0, 0.0), pool=max(seen.pool - 1, 0),
+                    unseen=list(seen.unseen))
+    after = evaluator.draws(good, nm)
+    unseen = seen.unseen
+    pool = max(seen.pool, 1)
+    total = 0.0
+    mass = 0.0
+    for u in rules.playable:
+        if after[u] >= now or not unseen[u]:
+            continue
+        counts[u] += 1
+        later.unseen[u] -= 1
+        kinds = [k for k in range(34) if counts[k]]
+        best = max(est.ev for _, est in judge_discards(rules, later, counts, melds, kinds, depth, floor))
+        counts[u] -= 1
+        later.unseen[u] += 1
+        p = unseen[u] / pool
+        total += p * best
+        mass += p
+    return total + (1.0 - mass) * base.ev

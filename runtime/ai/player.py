@@ -28,11 +28,12 @@ Levels (:data:`LEVELS`):
   one draw ahead (hands.look_ahead: which next step leads to good waits); defends (the
   risk of each discard weighed) once an opponent looks close to winning or its declared
   sets point to one suit, or late in the deal.
-* ``strong``: more completions and plans weighed; defends when the normal level does
-  (weighing every discard's risk from the start gives up more speed than it saves: in
-  duplicate play against three normal players it took a fifth of the wins in MCR). Its
-  deeper search changes few decisions: in duplicate play against three normal players
-  it takes a quarter of the wins, as they do.
+* ``strong``: the normal level, and its close discards two or more steps from ready (the
+  best two, within :data:`CLOSE` of the best) judged again one draw ahead: each useful
+  draw followed by the best discard, as every discard is judged (hands.draw_ahead). More
+  completions and plans weighed instead (a deeper search of the same model) changed few
+  decisions and won nothing against the normal level; defending from the start gave up
+  more speed than it saved.
 
 A player reads only what its seat may know: its own hand, and the table (declared sets,
 discards, flowers, missing suits, the wall's length). Each decision leaves a one-line
@@ -52,7 +53,7 @@ from ..actions import Action, Decision
 from ..exchange import baseline as exchange_choice
 from ..per_variant import PerVariant
 from .defence import Threat, risk, threats
-from .hands import Depth, judge_discards, judge_hand, look_ahead
+from .hands import Depth, draw_ahead, judge_discards, judge_hand, look_ahead
 from .value import Estimate, Rules, Seen, seen_of
 
 if TYPE_CHECKING:
@@ -68,12 +69,13 @@ class Level:
     defence: str  # "none", "threat" (when someone looks close to winning, or late), "always"
     noise: float  # random spread added to the scores of discards (easy)
     ahead: int = 0  # discards one step from ready judged one draw ahead (hands.look_ahead)
+    far: int = 0  # close discards further from ready judged one draw ahead, the best few (hands.draw_ahead)
 
 
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", None, "none", 2.0),
     "normal": Level("normal", Depth(slack=1, limit=3, breadth=0, plans=2, reach=1), "threat", 0.0, ahead=3),
-    "strong": Level("strong", Depth(slack=2, limit=6, breadth=0, plans=4, reach=1), "threat", 0.0, ahead=3),
+    "strong": Level("strong", Depth(slack=1, limit=3, breadth=0, plans=2, reach=1), "threat", 0.0, ahead=3, far=2),
 }
 
 #: The share of the hand's own value a discard risks where another player's win would end
@@ -81,6 +83,8 @@ LEVELS: dict[str, Level] = {
 STAKE = 1.0
 #: A claim is taken when it is worth this share more than passing.
 CLAIM_MARGIN = 0.05
+#: Discards within this share of the best are judged again one draw ahead (Level.far).
+CLOSE = 0.1
 #: A missing suit is chosen among the suits held at most this many times more than the fewest.
 MISSING_SLACK = 1
 
@@ -201,6 +205,8 @@ class AIPlayer:
         ranked = self._ranked(deal, seen, rules, counts, seen.melds, allowed, found, floor)
         if self.level.ahead and self.level.depth is not None and ranked[0][2].shanten == 1:
             ranked = self._ahead(seen, rules, counts, ranked)
+        elif self.level.far and self.level.depth is not None and ranked[0][2].shanten >= 2:
+            ranked = self._far(seen, rules, counts, ranked, floor)
         best_score, best_kind, _, _ = ranked[0]
         choice = _Choice(_discard(decision, deal, best_kind), best_score, _discard_note(ranked))
         for o in decision.options:
@@ -222,6 +228,24 @@ class AIPlayer:
         for _, k, est, r in top:
             counts[k] -= 1
             ev = look_ahead(rules, seen, counts, seen.melds, depth)
+            counts[k] += 1
+            again.append((ev - r + 1e-4 * est.useful, k, est, r))
+        again.sort(key=lambda t: (-t[0], t[1]))
+        return again + [r for r in ranked if r[1] not in {a[1] for a in again}]
+
+    def _far(self, seen: Seen, rules: Rules, counts: list[int], ranked: list[tuple[float, int, Estimate, float]],
+             floor: float) -> list[tuple[float, int, Estimate, float]]:
+        """The best few discards two or more steps from ready, when close, judged again one draw ahead."""
+        depth = self.level.depth
+        assert depth is not None
+        first = ranked[0][0]
+        top = [r for r in ranked[:self.level.far] if r[2].shanten >= 2 and r[0] >= first - CLOSE * abs(first)]
+        if len(top) < 2:
+            return ranked
+        again = []
+        for _, k, est, r in top:
+            counts[k] -= 1
+            ev = draw_ahead(rules, seen, counts, seen.melds, depth, floor)
             counts[k] += 1
             again.append((ev - r + 1e-4 * est.useful, k, est, r))
         again.sort(key=lambda t: (-t[0], t[1]))
