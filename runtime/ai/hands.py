@@ -17,7 +17,7 @@ every shape (the analysis's waits and the scorer's values).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from cardavia.compiler.model.hand import Meld
@@ -309,18 +309,15 @@ def judge_discards(rules: Rules, seen: Seen, counts: list[int], melds: tuple[Mel
     return out
 
 
-def look_ahead(rules: Rules, seen: Seen, counts: list[int], melds: tuple[Meld, ...], depth: Depth) -> float:
-    """A hand one step from ready (``counts``: one tile short), judged one draw ahead: each
-    useful draw, at its chance, followed by the best discard to a ready hand (judged by its
-    waits, a draw later), and any other draw leaving the hand as it is. It tells apart the
-    hands whose next step leads to good waits (many, and valid) from those whose does not."""
+def _one_draw_ahead(rules: Rules, seen: Seen, counts: list[int], melds: tuple[Meld, ...], base: float,
+                    best_after: Callable[[Seen, list[int]], float]) -> float:
+    """A hand one tile short worth ``base`` as it is, judged one draw ahead: each useful
+    draw, at its chance, followed by ``best_after`` (the best the hand holding it can do, a
+    draw later), and any other draw leaving the hand as it is."""
     nm = len(melds)
-    good, junk = split(seen, counts)
+    good, _ = split(seen, counts)
     evaluator = rules.evaluator
     now = evaluator.shanten(good, nm)
-    base = judge_hand(rules, seen, counts, melds, depth)
-    if junk or now != 1:
-        return base.ev
     later = replace(seen, draws=max(seen.draws - 1.0, 0.0), pool=max(seen.pool - 1, 0),
                     unseen=list(seen.unseen))
     after = evaluator.draws(good, nm)
@@ -333,21 +330,37 @@ def look_ahead(rules: Rules, seen: Seen, counts: list[int], melds: tuple[Meld, .
             continue
         counts[u] += 1
         later.unseen[u] -= 1  # the drawn copy is no longer a wait's
-        kinds = [k for k in range(34) if counts[k]]
-        values = evaluator.values(counts, nm, kinds)
-        best = 0.0
-        for k, s in zip(kinds, values):
-            if s == 0:
-                counts[k] -= 1
-                est = rules.ready(later, counts, melds)
-                counts[k] += 1
-                best = max(best, est.ev)
+        best = best_after(later, counts)
         counts[u] -= 1
         later.unseen[u] += 1
         p = unseen[u] / pool
         total += p * best
         mass += p
-    return total + (1.0 - mass) * base.ev
+    return total + (1.0 - mass) * base
+
+
+def look_ahead(rules: Rules, seen: Seen, counts: list[int], melds: tuple[Meld, ...], depth: Depth) -> float:
+    """A hand one step from ready (``counts``: one tile short), judged one draw ahead: each
+    useful draw, at its chance, followed by the best discard to a ready hand (judged by its
+    waits, a draw later), and any other draw leaving the hand as it is. It tells apart the
+    hands whose next step leads to good waits (many, and valid) from those whose does not."""
+    nm = len(melds)
+    good, junk = split(seen, counts)
+    base = judge_hand(rules, seen, counts, melds, depth)
+    if junk or rules.evaluator.shanten(good, nm) != 1:
+        return base.ev
+
+    def best_ready(later: Seen, held: list[int]) -> float:
+        kinds = [k for k in range(34) if held[k]]
+        best = 0.0
+        for k, s in zip(kinds, rules.evaluator.values(held, nm, kinds)):
+            if s == 0:
+                held[k] -= 1
+                best = max(best, rules.ready(later, held, melds).ev)
+                held[k] += 1
+        return best
+
+    return _one_draw_ahead(rules, seen, counts, melds, base.ev, best_ready)
 
 
 def draw_ahead(rules: Rules, seen: Seen, counts: list[int], melds: tuple[Meld, ...], depth: Depth,
@@ -355,30 +368,14 @@ def draw_ahead(rules: Rules, seen: Seen, counts: list[int], melds: tuple[Meld, .
     """A hand two or more steps from ready (``counts``: one tile short), judged one draw
     ahead: each useful draw, at its chance, followed by the best discard (judged as every
     discard is, a draw later), and any other draw leaving the hand as it is."""
-    nm = len(melds)
     good, junk = split(seen, counts)
-    evaluator = rules.evaluator
-    now = evaluator.shanten(good, nm)
+    now = rules.evaluator.shanten(good, len(melds))
     base = judge_hand(rules, seen, counts, melds, depth, floor)
     if junk or now < 2 or now >= NEVER:
         return base.ev
-    later = replace(seen, draws=max(seen.draws - 1.0, 0.0), pool=max(seen.pool - 1, 0),
-                    unseen=list(seen.unseen))
-    after = evaluator.draws(good, nm)
-    unseen = seen.unseen
-    pool = max(seen.pool, 1)
-    total = 0.0
-    mass = 0.0
-    for u in rules.playable:
-        if after[u] >= now or not unseen[u]:
-            continue
-        counts[u] += 1
-        later.unseen[u] -= 1
-        kinds = [k for k in range(34) if counts[k]]
-        best = max(est.ev for _, est in judge_discards(rules, later, counts, melds, kinds, depth, floor))
-        counts[u] -= 1
-        later.unseen[u] += 1
-        p = unseen[u] / pool
-        total += p * best
-        mass += p
-    return total + (1.0 - mass) * base.ev
+
+    def best_discard(later: Seen, held: list[int]) -> float:
+        kinds = [k for k in range(34) if held[k]]
+        return max(est.ev for _, est in judge_discards(rules, later, held, melds, kinds, depth, floor))
+
+    return _one_draw_ahead(rules, seen, counts, melds, base.ev, best_discard)
