@@ -125,6 +125,8 @@ class TargetCounter:
     def draws(self, counts: list[int], melds: int) -> list[int]:
         rest, miss = self._split(counts)
         now = self.base.shanten(rest, melds + self.sets)
+        if now >= NEVER:
+            return [NEVER] * 34
         after = self.base.draws(rest, melds + self.sets)
         out = []
         for k in range(34):
