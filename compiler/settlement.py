@@ -132,7 +132,8 @@ def compile_settlement(c: Any, data: dict[str, Any]) -> Settlement:
     s = data["settlement"]
     # The total is never negative, and never above the cap when there is one: a lookup
     # table indexed by it is checked against that (settlement: [1, 2, 4, ...][total]).
-    cap = data.get("scoring", {}).get("cap")
+    scoring = data.get("scoring")
+    cap = scoring.get("cap") if isinstance(scoring, dict) else None  # a bad scoring section is reported apart
     total = Fact("total", INT, span=(0, cap if isinstance(cap, int) else None))
     total_env = Env.of({"total": total})
     base = c.expression(("settlement", "base"), total_env, INT, "the base amount")

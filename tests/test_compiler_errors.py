@@ -123,6 +123,17 @@ def test_file_that_is_not_a_mapping() -> None:
     assert "mapping of sections" in p.message
 
 
+def test_a_section_that_is_not_a_mapping_where_payments_read_it(tmp_path: Path) -> None:
+    # The payment rules read the scoring section's cap: a number in its place is the
+    # file's error, at its line, not the compiler's.
+    path = tmp_path / "three.yaml"
+    path.write_text("extends: sichuan\nid: three\nname: Three\ntitle: Three\nsummary: x\nscoring: 12\n")
+    with pytest.raises(VariantError) as info:
+        compile_file(path)
+    assert [(p.line, p.column) for p in info.value.problems] == [(6, 10)], info.value.problems
+    assert "scoring" in info.value.problems[0].message and "mapping" in info.value.problems[0].message
+
+
 # ---------------------------------------------------------------- schema
 
 
