@@ -44,7 +44,8 @@ _FILLERS = (((4, 4, 4), (13, 13)), ((13, 13, 13), (22, 22)), ((22, 22, 22), (4, 
 
 def find_targets(variant: CompiledVariant, sets: int) -> list[tuple[tuple[int, ...], int]]:
     """The variant's targets: (the chows' first tiles, the group's score above the plainest
-    group), best first; [] where the shapes have no chows or fewer than four sets."""
+    group), best first; [] where a hand has ``sets`` of at most three, or the variant no
+    minimum (a share of it is the yardstick)."""
     if sets < TARGET_SETS + 1 or variant.scoring.minimum <= 0:
         return []
     copies = [0] * 34
@@ -167,7 +168,7 @@ def target_plans(base: Plan, targets: list[tuple[tuple[int, ...], int]], counts:
         for c in declared:
             if c in left:
                 left.remove(c)
-        if len(melds) - (len(group) - len(left)) > 4 - TARGET_SETS:
+        if len(melds) - (len(group) - len(left)) > base.most_melds - TARGET_SETS:
             continue
         want = [0] * 34
         for c in left:
