@@ -194,14 +194,14 @@ def sets_and_pair(counts: Sequence[int], need: int, live: int, suits: Sequence[b
             if done in seen:
                 continue
             seen.add(done)
-            adds = _adds(counts, done)
+            adds = adds_of(counts, done)
             out.append((sum(n for _, n in adds), done, adds))
     # The cheapest first (the likeliest to come), each split's order kept among equals.
     out.sort(key=lambda c: c[0])
     return out[:limit]
 
 
-def _adds(counts: Sequence[int], final: Sequence[int]) -> tuple[tuple[int, int], ...]:
+def adds_of(counts: Sequence[int], final: Sequence[int]) -> tuple[tuple[int, int], ...]:
     return tuple((k, final[k] - counts[k]) for k in range(34) if final[k] > counts[k])
 
 
@@ -244,7 +244,7 @@ def unique_plus_pair(counts: Sequence[int], tiles: Sequence[int], bound: int) ->
         for k in tiles:
             final[k] = 1
         final[x] = 2
-        adds = _adds(counts, final)
+        adds = adds_of(counts, final)
         cost = sum(n for _, n in adds)
         if cost <= bound:
             out.append((cost, tuple(final), adds))
@@ -295,7 +295,7 @@ def knitted_sets_and_pair(counts: Sequence[int], need: int, bound: int, live: in
             whole = list(final)
             for k in kinds:
                 whole[k] += 1
-            out.append((cost + len(missing), tuple(whole), _adds(counts, whole)))
+            out.append((cost + len(missing), tuple(whole), adds_of(counts, whole)))
     return out
 
 

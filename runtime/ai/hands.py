@@ -309,18 +309,15 @@ def judge_discards(rules: Rules, seen: Seen, counts: list[int], melds: tuple[Mel
     return out
 
 
-def _one_draw_ahead(rules: Rules, seen: Seen, counts: list[int], melds: tuple[Meld, ...], base: float,
-                    best_after: Callable[[Seen, list[int]], float]) -> float:
-    """A hand one tile short worth ``base`` as it is, judged one draw ahead: each useful
-    draw, at its chance, followed by ``best_after`` (the best the hand holding it can do, a
-    draw later), and any other draw leaving the hand as it is."""
-    nm = len(melds)
-    good, _ = split(seen, counts)
-    evaluator = rules.evaluator
-    now = evaluator.shanten(good, nm)
+def _one_draw_ahead(rules: Rules, seen: Seen, counts: list[int], good: list[int], now: int, nm: int,
+                    base: float, best_after: Callable[[Seen, list[int]], float]) -> float:
+    """A hand one tile short (``good``: without the missing suit, at shanten ``now``) worth
+    ``base`` as it is, judged one draw ahead: each useful draw, at its chance, followed by
+    ``best_after`` (the best the hand holding it can do, a draw later), and any other draw
+    leaving the hand as it is."""
     later = replace(seen, draws=max(seen.draws - 1.0, 0.0), pool=max(seen.pool - 1, 0),
                     unseen=list(seen.unseen))
-    after = evaluator.draws(good, nm)
+    after = rules.evaluator.draws(good, nm)
     unseen = seen.unseen
     pool = max(seen.pool, 1)
     total = 0.0
@@ -360,7 +357,7 @@ def look_ahead(rules: Rules, seen: Seen, counts: list[int], melds: tuple[Meld, .
                 held[k] += 1
         return best
 
-    return _one_draw_ahead(rules, seen, counts, melds, base.ev, best_ready)
+    return _one_draw_ahead(rules, seen, counts, good, 1, nm, base.ev, best_ready)
 
 
 def draw_ahead(rules: Rules, seen: Seen, counts: list[int], melds: tuple[Meld, ...], depth: Depth,
@@ -368,8 +365,9 @@ def draw_ahead(rules: Rules, seen: Seen, counts: list[int], melds: tuple[Meld, .
     """A hand two or more steps from ready (``counts``: one tile short), judged one draw
     ahead: each useful draw, at its chance, followed by the best discard (judged as every
     discard is, a draw later), and any other draw leaving the hand as it is."""
+    nm = len(melds)
     good, junk = split(seen, counts)
-    now = rules.evaluator.shanten(good, len(melds))
+    now = rules.evaluator.shanten(good, nm)
     base = judge_hand(rules, seen, counts, melds, depth, floor)
     if junk or now < 2 or now >= NEVER:
         return base.ev
@@ -378,4 +376,4 @@ def draw_ahead(rules: Rules, seen: Seen, counts: list[int], melds: tuple[Meld, .
         kinds = [k for k in range(34) if held[k]]
         return max(est.ev for _, est in judge_discards(rules, later, held, melds, kinds, depth, floor))
 
-    return _one_draw_ahead(rules, seen, counts, melds, base.ev, best_discard)
+    return _one_draw_ahead(rules, seen, counts, good, now, nm, base.ev, best_discard)

@@ -42,16 +42,12 @@ _FILLERS = (((4, 4, 4), (13, 13)), ((13, 13, 13), (22, 22)), ((22, 22, 22), (4, 
             ((1, 2, 3), (16, 16)), ((10, 11, 12), (25, 25)), ((19, 20, 21), (7, 7)))
 
 
-def find_targets(variant: CompiledVariant, sets: int) -> list[tuple[tuple[int, ...], int]]:
+def find_targets(variant: CompiledVariant, sets: int, copies: Sequence[int]) -> list[tuple[tuple[int, ...], int]]:
     """The variant's targets: (the chows' first tiles, the group's score above the plainest
-    group), best first; [] where a hand has ``sets`` of at most three, or the variant no
-    minimum (a share of it is the yardstick)."""
+    group), best first (``copies``: of each kind in the variant); [] where a hand has
+    ``sets`` of at most three, or the variant no minimum (a share of it is the yardstick)."""
     if sets < TARGET_SETS + 1 or variant.scoring.minimum <= 0:
         return []
-    copies = [0] * 34
-    for k in variant.tiles.kinds:
-        if k < 34:
-            copies[k] += 1
     starts = [s * 9 + r for s in range(3) for r in range(7) if all(copies[s * 9 + r + d] for d in range(3))]
     scorer = variant.scorer
     totals = []

@@ -48,7 +48,7 @@ from cardavia.compiler.model.tiles import SUITS
 
 from ..analysis import View, analyst
 from ..payments import PlayerFacts, _Names, exhausted_payments, kong_payments, win_payments
-from .completions import Completion, shape_completions
+from .completions import Completion, adds_of, shape_completions
 from .plans import Plan, make_plans
 from .targets import find_targets, target_plans
 
@@ -242,7 +242,7 @@ class Rules:
         self._plans: dict[int | None, list[Plan]] = {}
         standard = [sh.standard_sets for sh in self.shapes if sh.standard_sets is not None]
         #: Groups of chows the pattern table pays for (targets.py).
-        self.targets = find_targets(variant, max(standard)) if standard else []
+        self.targets = find_targets(variant, max(standard), self.copies) if standard else []
         #: Scored completions by plan and hand (hands.py), shared by every player of the variant.
         self.scored: dict[tuple[object, ...], list[Scored]] = {}
         self._scores: dict[tuple[object, ...], dict[tuple[tuple[int, ...], int], tuple[int, int]]] = {}
@@ -562,7 +562,7 @@ class Rules:
                     whole = tuple(f + t for f, t in zip(final, target))
                     if max(whole) > 4:
                         continue
-                    adds = tuple((k, whole[k] - counts[k]) for k in range(34) if whole[k] > counts[k])
+                    adds = adds_of(counts, whole)
                     out.append((sum(n for _, n in adds), whole, adds))
             return out
         for shape in plan.shapes:
