@@ -40,6 +40,16 @@ _HONOR_DANGER = 0.045
 READY_BASE = -0.12
 READY_TURN = 0.03
 READY_SET = 0.08
+#: And this much more for each declared set past the second (a hand of four tiles or one:
+#: measured, such hands are nearly always ready a few turns on).
+READY_LATE_SET = 0.3
+#: How a tile's danger changes (measured: the waits of ready opponents, baseline bots and
+#: AI players, in every variant): for a tile its holder discarded itself (it wants it no
+#: more, and rarely waits on it again); for a tile of the suit its declared sets point to,
+#: by the number of those sets (two, three or more); for a suited tile of another suit.
+DISCARDED = 0.15
+SUIT_SETS = (1.0, 1.0, 1.5, 2.5)
+OTHER_SUIT = 0.4
 
 
 @dataclass(slots=True, frozen=True)
@@ -49,6 +59,7 @@ class Threat:
     seat: int
     ready: float  # the chance it is ready
     suit: int | None  # the suit (0-2) its declared sets point to, if any
+    sets: int  # its declared sets in that suit
     honors: bool  # its sets include honors (a suit plus honors is possible)
     leaning: int | None  # the suit (0-2) its discards point to (it throws none of it), if any
     cost: float  # what a win on one's discard would cost
@@ -81,14 +92,16 @@ def threats(deal: Deal, seat: int, rules: Rules) -> list[Threat]:
         suit = next(iter(suited)) if len(suited) == 1 and len(exposed) >= 2 else None
         leaning = _kept_suit(kinds, river, suited, rules.suits) if suit is None and len(suited) <= 1 else None
         honors = 3 in suits
-        ready = min(0.9, max(0.0, READY_BASE + READY_TURN * turns + READY_SET * len(exposed)))
+        ready = min(0.9, max(0.0, READY_BASE + READY_TURN * turns + READY_SET * len(exposed)
+                             + READY_LATE_SET * max(0, len(exposed) - 2)))
         if deal.won[o]:
             ready = 1.0  # a winner still in (winners stay in): its locked hand waits still
         lack = deal.missing[o]
         missing = SUITS.index(lack) if lack is not None else None
         total = _plausible_total(deal, o, suit, rules)
         cost = -rules.utility(-rules.paid_by_discarder(total, o, seat, out_of, deal.dealer))
-        out.append(Threat(o, ready, suit, honors, leaning, cost, frozenset(kinds[t] for t in river), missing))
+        sets = len(melds) - sum(1 for m in melds if _suit_of(kinds[m.ids[0]]) == 3) if suit is not None else 0
+        out.append(Threat(o, ready, suit, sets, honors, leaning, cost, frozenset(kinds[t] for t in river), missing))
     return out
 
 
@@ -183,14 +196,14 @@ def danger(kind: int, threat: Threat, unseen: Sequence[int]) -> float:
         if not unseen[kind]:
             base *= 0.5  # only a chow can wait on it
     if kind in threat.discarded:
-        base *= 0.35
+        base *= DISCARDED
     if threat.suit is not None:
         if suit == threat.suit:
-            base *= 3.0
+            base *= SUIT_SETS[min(threat.sets, len(SUIT_SETS) - 1)]
         elif suit == 3:
             base *= 1.5 if threat.honors else 0.5
         else:
-            base *= 0.1
+            base *= OTHER_SUIT
     elif threat.leaning is not None:
         base *= 1.8 if suit == threat.leaning else 1.0 if suit == 3 else 0.5
     return base
