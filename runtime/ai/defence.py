@@ -9,14 +9,18 @@ and missing suit, and how far the wall has gone. For each opponent still in the 
   when, after eight discards, it has thrown none of one suit and plenty of the others;
 * what a win on one's discard would cost: the variant's scorer asked about a plausible
   completion of that player's declared sets (tiles of its suit, when it has one), at
-  least the variant's minimum, through the variant's payment rules.
+  least the variant's minimum, through the variant's payment rules; less what one would
+  pay anyway were that win to come later another way (a ready player wins in the draws
+  left at the chance a typical ready hand has): a self-draw, or another player's
+  discard, costs the same in some variants.
 
 A tile's danger against one opponent, were it ready: none for a tile of its missing suit;
 less for a tile it discarded itself (it did not want it then), for one whose other copies
 are all on the table or in one's hand (no pair or pung can wait on it) and for the ends of
 a suit and the honors (fewer waits reach them); more for a tile of the suit its sets point
 to. The risk of a discard is the sum over opponents of chance ready x danger x cost, the
-cost counting, where a win ends the deal, what the discarding hand was worth.
+cost counting, where a win ends the deal, what the discarding hand was worth (that part
+too only where the win would not have come anyway).
 """
 
 from __future__ import annotations
@@ -28,9 +32,11 @@ from typing import TYPE_CHECKING
 from cardavia.compiler.model.hand import Hand, HandError, Meld
 from cardavia.compiler.model.tiles import SUITS
 
+from .value import TYPICAL_USEFUL
+
 if TYPE_CHECKING:
     from ..deal import Deal
-    from .value import Rules
+    from .value import Rules, Seen
 
 #: A suited tile's danger by rank (1-9), were its holder ready: the share of ready hands
 #: that wait on it (the middle ranks complete more chows).
@@ -62,7 +68,8 @@ class Threat:
     sets: int  # its declared sets in that suit
     honors: bool  # its sets include honors (a suit plus honors is possible)
     leaning: int | None  # the suit (0-2) its discards point to (it throws none of it), if any
-    cost: float  # what a win on one's discard would cost
+    cost: float  # what a win on one's discard would cost, less what it would cost anyway
+    kept: float  # the chance the win would not have come anyway (the share of a stake at risk)
     discarded: frozenset[int]  # kinds it discarded
     missing: int | None  # its missing suit (0-2), tiles of which never win for it
 
@@ -75,9 +82,10 @@ def _suit_of(kind: int) -> int:
     return kind // 9 if kind < 27 else 3
 
 
-def threats(deal: Deal, seat: int, rules: Rules) -> list[Threat]:
-    """Every opponent still in the deal, as ``seat`` sees it."""
+def threats(deal: Deal, seat: int, rules: Rules, seen: Seen) -> list[Threat]:
+    """Every opponent still in the deal, as ``seat`` (which sees ``seen``) sees it."""
     out = []
+    anyway, _ = rules.chance(0, TYPICAL_USEFUL[0], seen)
     kinds = deal.kinds
     out_of = tuple(deal.out)
     for o in range(deal.n):
@@ -99,9 +107,11 @@ def threats(deal: Deal, seat: int, rules: Rules) -> list[Threat]:
         lack = deal.missing[o]
         missing = SUITS.index(lack) if lack is not None else None
         total = _plausible_total(deal, o, suit, rules)
-        cost = -rules.utility(-rules.paid_by_discarder(total, o, seat, out_of, deal.dealer))
+        paid = rules.paid_by_discarder(total, o, seat, out_of, deal.dealer)
+        cost = -rules.utility(-(paid - anyway * rules.paid_otherwise(total, o, seat, out_of, deal.dealer)))
         sets = len(melds) - sum(1 for m in melds if _suit_of(kinds[m.ids[0]]) == 3) if suit is not None else 0
-        out.append(Threat(o, ready, suit, sets, honors, leaning, cost, frozenset(kinds[t] for t in river), missing))
+        out.append(Threat(o, ready, suit, sets, honors, leaning, cost, 1.0 - anyway, frozenset(kinds[t] for t in river),
+                          missing))
     return out
 
 
@@ -212,4 +222,4 @@ def danger(kind: int, threat: Threat, unseen: Sequence[int]) -> float:
 def risk(kind: int, found: Sequence[Threat], unseen: Sequence[int], stake: float = 0.0) -> float:
     """The expected cost of discarding ``kind`` now: what a win on it would cost, and
     ``stake``, what the hand kept would have been worth (where a win ends the deal)."""
-    return sum(t.ready * danger(kind, t, unseen) * (t.cost + stake) for t in found)
+    return sum(t.ready * danger(kind, t, unseen) * (t.cost + stake * t.kept) for t in found)

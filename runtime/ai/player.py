@@ -198,7 +198,7 @@ class AIPlayer:
         seat = decision.seat
         rules = rules_of(deal.variant)
         seen = seen_of(deal, seat, rules)
-        found = threats(deal, seat, rules) if self.level.defence != "none" else None
+        found = threats(deal, seat, rules, seen) if self.level.defence != "none" else None
         allowed = sorted({o.tile for o in decision.options if o.do == "discard" and o.tile is not None})
         counts = seen.counts
         floor = rules.unseen_value(seen)
@@ -308,7 +308,7 @@ class AIPlayer:
         if ahead and now.shanten == 1:
             assert self.level.depth is not None
             pass_score = look_ahead(rules, seen, list(seen.counts), seen.melds, self.level.depth)
-        found = threats(deal, seat, rules) if self.level.defence != "none" else []
+        found = threats(deal, seat, rules, seen) if self.level.defence != "none" else []
         defending = self._defending(seen, found)
         stake = STAKE * max(now.ev, 0.0) if rules.ends_next(seen) else 0.0
         if defending:

@@ -247,6 +247,7 @@ class Rules:
         self.scored: dict[tuple[object, ...], list[Scored]] = {}
         self._scores: dict[tuple[object, ...], dict[tuple[tuple[int, ...], int], tuple[int, int]]] = {}
         self._income: dict[tuple[int, int, bool, tuple[bool, ...], int], int] = {}
+        self._otherwise: dict[tuple[int, int, int, tuple[bool, ...], int], float] = {}
         self._chains: dict[tuple[int, int, int, int, int, bool, int, int, bool], tuple[float, float]] = {}
         self._ready_bonus: dict[tuple[int, int], float] = {}
         self.has_exhausted_rules = bool(self.settlement.exhausted)
@@ -280,6 +281,25 @@ class Rules:
         """What ``discarder`` pays when ``winner`` wins on its discard with ``total``."""
         pays = win_payments(self.settlement, winner, discarder, total, {"self_drawn": False}, 1, out, dealer=dealer)
         return sum(p.amount for p in pays if p.payer == discarder)
+
+    def paid_otherwise(self, total: int, winner: int, seat: int, out: tuple[bool, ...], dealer: int = 0) -> float:
+        """What ``seat`` pays, on average, when ``winner`` wins with ``total`` not on its
+        discard: self-drawn, or on another player's discard (the first other seat still in),
+        weighed as :meth:`worth` weighs them."""
+        key = (total, winner, seat, out, dealer)
+        hit = self._otherwise.get(key)
+        if hit is not None:
+            return hit
+        n = self.players
+        share = DISCARD_SHARE * max(sum(1 for s in range(n) if not out[s]) - 2, 0)
+        own = win_payments(self.settlement, winner, None, total, {"self_drawn": True}, 1, out, dealer=dealer)
+        paid = float(sum(p.amount for p in own if p.payer == seat))
+        other = next((s for s in range(n) if s not in (winner, seat) and not out[s]), None)
+        if other is not None and share:
+            pays = win_payments(self.settlement, winner, other, total, {"self_drawn": False}, 1, out, dealer=dealer)
+            paid += share * sum(p.amount for p in pays if p.payer == seat)
+        hit = self._otherwise[key] = paid / (1.0 + share)
+        return hit
 
     def kong_income(self, kong: str, seat: int, from_seat: int | None, out: tuple[bool, ...], dealer: int = 0) -> int:
         """What declaring a kong collects at once (the settlement's kong rules)."""
