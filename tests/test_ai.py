@@ -16,6 +16,7 @@ from cardavia.compiler import load_variant, shipped_variants
 from cardavia.compiler.model.tiles import CODES, SUITS, parse_tiles
 from cardavia.runtime.actions import Action, Decision
 from cardavia.runtime.ai import LEVELS, AIPlayer
+from cardavia.runtime.ai.defence import threats
 from cardavia.runtime.ai.hands import draw_ahead
 from cardavia.runtime.ai.player import rules_of
 from cardavia.runtime.ai.value import Rules, seen_of
@@ -364,6 +365,29 @@ def test_a_kong_claimed_while_defending_counts_the_discard_still_to_come() -> No
     action, ai = ask(deal, 0)
     assert action.do == "pass", ai.reason
 
+
+
+def test_a_deal_in_costs_what_it_adds_to_the_payments_a_ready_win_makes_anyway() -> None:
+    """A ready player not given its tile may still win in the draws left, and then one pays
+    too: in MCR a self-draw costs each player what a discard costs its thrower, in Hong
+    Kong the thrower pays for all. Defence charges a deal-in what it adds: less in MCR
+    than in Hong Kong, and in each less early (the win likely comes anyway) than late."""
+    nobody = (False,) * 4
+    added = {}
+    for variant in ("hk", "mcr"):
+        rules = Rules(load_variant(variant))
+        total = max(rules.minimum, 0) + 1
+        paid = rules.paid_by_discarder(total, 1, 0, nobody)
+        otherwise = rules.paid_otherwise(total, 1, 0, nobody)
+        assert 0 < otherwise < paid
+        added[variant] = (paid - otherwise) / paid
+        deal = table(variant, {}, "1z")
+        early = seen_of(deal, 0, rules)
+        late = replace(early, draws=1.0, lateness=0.95)
+        now, later = threats(deal, 0, rules, early), threats(deal, 0, rules, late)
+        assert len(now) == 3
+        assert all(a.cost < b.cost and a.kept < b.kept for a, b in zip(now, later))
+    assert added["mcr"] < added["hk"]
 
 
 def test_candidate_completions_are_the_cheapest_and_give_up_lone_ends_first() -> None:
