@@ -8,7 +8,8 @@ and missing suit, and how far the wall has gone. For each opponent still in the 
   it is likely playing that suit alone, whose tiles are then the dangerous ones; so too
   when, after eight discards, it has thrown none of one suit and plenty of the others;
 * what a win on one's discard would cost: the variant's scorer asked about a plausible
-  completion of that player's declared sets (tiles of its suit, when it has one), at
+  completion of that player's declared sets (tiles of its suit, when three or more of
+  them lie there: measured, with two the wins average well below a one-suit hand's), at
   least the variant's minimum, through the variant's payment rules; less what one would
   pay anyway were that win to come later another way (a ready player wins in the draws
   left at the chance a typical ready hand has): a self-draw, or another player's
@@ -106,10 +107,10 @@ def threats(deal: Deal, seat: int, rules: Rules, seen: Seen) -> list[Threat]:
             ready = 1.0  # a winner still in (winners stay in): its locked hand waits still
         lack = deal.missing[o]
         missing = SUITS.index(lack) if lack is not None else None
-        total = _plausible_total(deal, o, suit, rules)
+        sets = len(melds) - sum(1 for m in melds if _suit_of(kinds[m.ids[0]]) == 3) if suit is not None else 0
+        total = _plausible_total(deal, o, suit if sets >= 3 else None, rules)
         paid = rules.paid_by_discarder(total, o, seat, out_of, deal.dealer)
         cost = -rules.utility(-(paid - anyway * rules.paid_otherwise(total, o, seat, out_of, deal.dealer)))
-        sets = len(melds) - sum(1 for m in melds if _suit_of(kinds[m.ids[0]]) == 3) if suit is not None else 0
         out.append(Threat(o, ready, suit, sets, honors, leaning, cost, 1.0 - anyway, frozenset(kinds[t] for t in river),
                           missing))
     return out
