@@ -107,7 +107,7 @@ def threats(deal: Deal, seat: int, rules: Rules, seen: Seen) -> list[Threat]:
             ready = 1.0  # a winner still in (winners stay in): its locked hand waits still
         lack = deal.missing[o]
         missing = SUITS.index(lack) if lack is not None else None
-        sets = len(melds) - sum(1 for m in melds if _suit_of(kinds[m.ids[0]]) == 3) if suit is not None else 0
+        sets = sum(1 for m in melds if _suit_of(kinds[m.ids[0]]) == suit) if suit is not None else 0
         total = _plausible_total(deal, o, suit if sets >= 3 else None, rules)
         paid = rules.paid_by_discarder(total, o, seat, out_of, deal.dealer)
         cost = -rules.utility(-(paid - anyway * rules.paid_otherwise(total, o, seat, out_of, deal.dealer)))
