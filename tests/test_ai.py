@@ -198,6 +198,17 @@ def test_a_single_wait_is_kept_in_the_suit_other_players_throw(others: str, kept
     assert action.do == "discard" and action.tile != parse_tiles(kept)[0], ai.reason
 
 
+def test_a_pung_that_keeps_the_shanten_is_taken_when_it_heads_for_the_hands_value() -> None:
+    # Hong Kong: four pairs, two of them in one suit, a pair of East and no faan in sight.
+    # Punging 5p leaves the hand as far from ready as it was (shanten 2), but gives it a set
+    # for free and points it at a mixed one-suit hand in circles and honours (3 faan).
+    deal = table("hk", {1: "2p2p5p5p9p9p2s4s6s8s1z1z3z"}, "5p")
+    deal.act(0, Action("discard", tile=parse_tiles("5p")[0]))
+    action, ai = ask(deal, 1)
+    assert action.do == "pung", ai.reason
+    assert ai.reason is not None and "p and honors" in ai.reason
+
+
 def test_a_tile_a_player_has_thrown_counts_more_of_its_discards_to_come() -> None:
     # Hong Kong: seat 1 throws the 5m it draws; seat 0 then expects more 5m than 5p from
     # the other players (seat 1 has no use for it), and the same of both before.

