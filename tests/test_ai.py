@@ -199,9 +199,9 @@ def test_a_single_wait_is_kept_in_the_suit_other_players_throw(others: str, kept
 
 
 def test_a_pung_that_keeps_the_shanten_is_taken_when_it_heads_for_the_hands_value() -> None:
-    # Hong Kong: four pairs, two of them in one suit, a pair of East and no faan in sight.
-    # Punging 5p leaves the hand as far from ready as it was (shanten 2), but gives it a set
-    # for free and points it at a mixed one-suit hand in circles and honours (3 faan).
+    # Hong Kong: four pairs (three in circles, one of East) and little else. Punging 5p
+    # leaves the hand as far from ready as it was (shanten 2), but gives it a set for free
+    # and points it at a mixed one-suit hand in circles and honours (3 faan).
     deal = table("hk", {1: "2p2p5p5p9p9p2s4s6s8s1z1z3z"}, "5p")
     deal.act(0, Action("discard", tile=parse_tiles("5p")[0]))
     action, ai = ask(deal, 1)

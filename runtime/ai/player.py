@@ -305,7 +305,8 @@ class AIPlayer:
                     continue
             claims.append((o, counts, melds))
         if not claims:
-            return _Choice(Action("pass"), 0.0, f"pass: every claim takes the hand further from ready (shanten {now_shanten})")
+            return _Choice(Action("pass"), 0.0,
+                           f"pass: every claim takes the hand further from ready (shanten {now_shanten})")
         now = self._judge(rules, seen, seen.counts, seen.melds)
         pass_score = self._score(now)
         ahead = bool(self.level.ahead) and self.level.depth is not None
