@@ -293,6 +293,28 @@ def test_strong_judges_its_close_discards_one_draw_ahead() -> None:
     assert ai.reason is not None and f"{ahead[strong.tile]:.2f}" in ai.reason
 
 
+def test_strong_plays_for_the_bigger_hand_where_play_goes_on_after_a_win() -> None:
+    # Sichuan, bamboo missing for everyone: circles with a 4m5m5m corner. Throwing 5p
+    # leaves the hand one step from ready; the strong level counts a win's flat worth
+    # less where play goes on after a win, and gives up the characters for a full flush.
+    deal = table("sichuan", {0: "4m5m5m2p2p4p5p6p7p8p8p9p9p"}, "5p")
+    while deal.pending()[0].kind == "missing_suit":
+        deal.act(deal.pending()[0].seat, Action("missing_suit", suit="s"))
+    normal, _ = ask(deal, 0, "normal")
+    strong, ai = ask(deal, 0, "strong")
+    assert normal.tile == parse_tiles("5p")[0]
+    assert strong.tile in parse_tiles("4m5m"), ai.reason
+    assert ai.reason is not None and "(p only)" in ai.reason
+
+
+def test_the_win_bonus_is_the_levels_only_where_play_goes_on_after_a_win() -> None:
+    bonus = LEVELS["strong"].continuing_bonus
+    assert bonus < LEVELS["normal"].continuing_bonus
+    hk, sichuan = load_variant("hk"), load_variant("sichuan")
+    assert rules_of(hk, bonus) is rules_of(hk)
+    assert rules_of(sichuan, bonus).win_bonus == bonus != rules_of(sichuan).win_bonus
+
+
 def test_a_discard_does_not_deal_into_an_obvious_flush() -> None:
     """Seat 2 pungs 8p, 5p and 2p in turn, throwing honors: dots are its suit. The AI (seat
     0) is then ready whichever of its strays it throws, 9p or 5m: speed alone keeps the wait

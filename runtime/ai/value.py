@@ -22,11 +22,12 @@ and what its wins would collect, from the compiled variant alone.
   before the win and change its score (a hand counting on having none, or on a given one,
   is not sure of it): each completion and each wait is scored with the flowers held and,
   at the chance of drawing one in part of the draws left, with each unseen flower added.
-  A valid win is also worth a flat amount
-  (:data:`FLAT_WIN`: winning at all counts for more than the difference between two wins)
-  and, where play goes on after a win, what winning saves (the payments for the others'
-  later wins). Gains are measured by a utility that grows slowly past the variant's usual
-  wins (limit hands are not chased as their payment alone would say); losses in full.
+  A valid win is also worth a flat amount (:data:`FLAT_WIN`: winning at all counts for
+  more than the difference between two wins; where play goes on after a win, the level's
+  own, :func:`win_bonus`) and, where play goes on after a win, what winning saves (the
+  payments for the others' later wins). Gains are measured by a utility that grows slowly
+  past the variant's usual wins (limit hands are not chased as their payment alone would
+  say); losses in full.
 * The end of the wall: where the settlement pays ready hands when the wall runs out, a
   hand likely to be ready then is worth that payment too (found by asking the settlement
   about one ready player and one not, not by reading its rules).
@@ -57,7 +58,11 @@ if TYPE_CHECKING:
 
     from ..deal import Deal
 
-#: What any valid win is worth beside what it collects, in the utility's scale.
+#: What any valid win is worth beside what it collects, in the utility's scale, where a
+#: win ends the deal: it stands for the others' wins it forestalls (which nothing else
+#: counts there) and for winning at all counting for more than the difference between two
+#: wins. Where play goes on after a win, what winning saves is counted apart
+#: (:meth:`Rules.exit_value`) and each level sets its own (:func:`win_bonus`).
 FLAT_WIN = 3.0
 #: The scale of :meth:`Rules.utility`, in what a self-drawn win two above the minimum collects.
 UTILITY_SCALE = 0.5
@@ -108,6 +113,12 @@ READY_DRAWS = 0.25
 #: A scored completion: (its missing tiles as (kind, copies), its final counts, its worth,
 #: its best total).
 Scored = tuple[tuple[tuple[int, int], ...], tuple[int, ...], float, int]
+
+
+def win_bonus(variant: CompiledVariant, continuing: float) -> float:
+    """The flat worth of a valid win (beside what it collects) in ``variant``: ``continuing``
+    where play goes on after a win, :data:`FLAT_WIN` where a win ends the deal."""
+    return continuing if variant.play.after_win == "continue" else FLAT_WIN
 
 
 @dataclass(slots=True)
@@ -216,8 +227,10 @@ class Estimate:
 class Rules:
     """One compiled variant's scorer, shapes and payments, with the caches every AI player shares."""
 
-    def __init__(self, variant: CompiledVariant) -> None:
+    def __init__(self, variant: CompiledVariant, bonus: float = FLAT_WIN) -> None:
         self.variant = variant
+        #: What any valid win is worth beside what it collects (:func:`win_bonus`).
+        self.win_bonus = bonus
         self.analyst = analyst(variant)
         self.evaluator = self.analyst.evaluator
         self.scorer = variant.scorer
@@ -423,7 +436,7 @@ class Rules:
         what winning saves (:meth:`exit_value`)."""
         d, s = totals
         share = DISCARD_SHARE * (seen.active - 1)
-        exit_value = self.exit_value(seen) + FLAT_WIN * self.scale
+        exit_value = self.exit_value(seen) + self.win_bonus * self.scale
         own = self.collected(s, True, seen) + exit_value if s >= 0 else 0.0
         other = self.collected(d, False, seen) + exit_value if d >= 0 else 0.0
         return (own + share * other) / (1.0 + share)
@@ -615,7 +628,7 @@ class Rules:
         kinds = self.analyst.wait_kinds(view)
         unseen = seen.unseen
         share = DISCARD_SHARE * (seen.active - 1)
-        exit_value = self.exit_value(seen) + FLAT_WIN * self.scale
+        exit_value = self.exit_value(seen) + self.win_bonus * self.scale
         useful = 0
         rate = 0.0
         paid = 0.0
