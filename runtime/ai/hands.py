@@ -105,8 +105,12 @@ def _scored(rules: Rules, seen: Seen, plan: Plan, cp: list[int], melds: tuple[Me
         # moves a few patterns of the wait).
         win = next(k for k in range(34) if final[k])
         outcomes = rules.outcomes(seen, melds, final, win, flower)
-        worth = sum(p * rules.worth(seen, totals) for p, totals in outcomes)
-        out.append((adds, final, worth, max(outcomes[0][1])))
+        collects = valid = 0.0
+        for p, totals in outcomes:
+            c, v = rules.worth_parts(seen, totals)
+            collects += p * c
+            valid += p * v
+        out.append((adds, final, collects, valid, max(outcomes[0][1])))
     if len(cache) > 20_000:
         cache.clear()
     cache[key] = out
@@ -120,7 +124,7 @@ def _weights(rules: Rules, seen: Seen, comps: list[Scored]) -> list[float]:
     tails = rules.tails(seen)
     most = seen.draws * 1.6
     out = []
-    for adds, _, _, _ in comps:
+    for adds, _, _, _, _ in comps:
         w = 1.0
         if sum(n for _, n in adds) > most:
             w = 0.0
@@ -140,7 +144,9 @@ def _value(rules: Rules, seen: Seen, comps: list[Scored], weights: list[float], 
     best_w = 0.0
     best = -1
     back = rules.tails(seen)[1][min(seen.unseen[kind], 4)] if kind >= 0 else 0.0
-    for (_, final, worth, top), w in zip(comps, weights):
+    flat = rules.flat(seen)
+    for (_, final, collects, valid, top), w in zip(comps, weights):
+        worth = collects + flat * valid
         if kind >= 0 and final[kind] >= held:
             w *= back  # the completion keeps every copy: the discard must come back
         if w <= 0.0:

@@ -102,18 +102,19 @@ CLOSE = 0.1
 #: A missing suit is chosen among the suits held at most this many times more than the fewest.
 MISSING_SLACK = 1
 
-_rules: dict[float, PerVariant[Rules]] = {}
+#: Each variant's rules objects, by win bonus (made once and kept, sharing their caches).
+_rules: PerVariant[dict[float, Rules]] = PerVariant(lambda variant: {FLAT_WIN: Rules(variant)})
 
 
 def rules_of(variant: CompiledVariant, continuing_bonus: float = FLAT_WIN) -> Rules:
     """The variant's rules object for a level's :attr:`Level.continuing_bonus`, shared by
-    every player counting the same bonus there (made once per compiled variant and kept:
-    its caches hold scores that depend on the bonus)."""
+    every player counting the same bonus there."""
+    made = _rules(variant)
     bonus = win_bonus(variant, continuing_bonus)
-    made = _rules.get(bonus)
-    if made is None:
-        made = _rules[bonus] = PerVariant(lambda v: Rules(v, bonus))
-    return made(variant)
+    got = made.get(bonus)
+    if got is None:
+        got = made[bonus] = made[FLAT_WIN].with_bonus(bonus)
+    return got
 
 
 @dataclass(slots=True)

@@ -40,6 +40,7 @@ the pattern table say everything. Scores and payments are cached per compiled va
 from __future__ import annotations
 
 from collections.abc import Sequence
+from copy import copy
 from dataclasses import dataclass
 from math import log
 from typing import TYPE_CHECKING
@@ -110,9 +111,9 @@ TARGET_REACH = 3
 READY_DRAWS = 0.25
 
 
-#: A scored completion: (its missing tiles as (kind, copies), its final counts, its worth,
-#: its best total).
-Scored = tuple[tuple[tuple[int, int], ...], tuple[int, ...], float, int]
+#: A scored completion: (its missing tiles as (kind, copies), its final counts, what its
+#: win collects and how often that win is valid (:meth:`Rules.worth_parts`), its best total).
+Scored = tuple[tuple[tuple[int, int], ...], tuple[int, ...], float, float, int]
 
 
 def win_bonus(variant: CompiledVariant, continuing: float) -> float:
@@ -227,10 +228,10 @@ class Estimate:
 class Rules:
     """One compiled variant's scorer, shapes and payments, with the caches every AI player shares."""
 
-    def __init__(self, variant: CompiledVariant, bonus: float = FLAT_WIN) -> None:
+    def __init__(self, variant: CompiledVariant) -> None:
         self.variant = variant
         #: What any valid win is worth beside what it collects (:func:`win_bonus`).
-        self.win_bonus = bonus
+        self.win_bonus = FLAT_WIN
         self.analyst = analyst(variant)
         self.evaluator = self.analyst.evaluator
         self.scorer = variant.scorer
@@ -273,6 +274,13 @@ class Rules:
         self.typical_paid = max((p.amount for p in pays), default=0)
         # The scale past which more money counts less (see :meth:`utility`).
         self.scale = UTILITY_SCALE * max(1, self.income(max(self.minimum, 0) + 2, True, 0, (False,) * self.players))
+
+    def with_bonus(self, bonus: float) -> Rules:
+        """The same rules with another :attr:`win_bonus`, sharing every cache (none holds
+        a worth counting the bonus)."""
+        twin = copy(self)
+        twin.win_bonus = bonus
+        return twin
 
     # ---------------------------------------------------------------- payments
 
@@ -430,16 +438,29 @@ class Rules:
             return 0.0
         return self.utility(LATER_WIN_RATE * (seen.active - 1) * self.typical_paid * seen.draws)
 
+    def flat(self, seen: Seen) -> float:
+        """What any valid win is worth beside what it collects: what winning saves
+        (:meth:`exit_value`) and the win bonus (:func:`win_bonus`)."""
+        return self.exit_value(seen) + self.win_bonus * self.scale
+
+    def worth_parts(self, seen: Seen, totals: tuple[int, int]) -> tuple[float, float]:
+        """A win's :meth:`worth` in two parts, (what it collects, how often it is valid),
+        a self-draw and the other players' discards each weighed by how often they come:
+        the worth is ``collects + flat * valid`` (:meth:`flat`). Apart, the first is a pure
+        function of the totals and the table's seats, and can be cached for a hand."""
+        d, s = totals
+        share = DISCARD_SHARE * (seen.active - 1)
+        own = self.collected(s, True, seen) if s >= 0 else 0.0
+        other = self.collected(d, False, seen) if d >= 0 else 0.0
+        valid = (1.0 if s >= 0 else 0.0) + (share if d >= 0 else 0.0)
+        return (own + share * other) / (1.0 + share), valid / (1.0 + share)
+
     def worth(self, seen: Seen, totals: tuple[int, int]) -> float:
         """What a win of these totals is worth on average, a self-draw and the other
         players' discards each weighed by how often they come (0 where not valid), with
-        what winning saves (:meth:`exit_value`)."""
-        d, s = totals
-        share = DISCARD_SHARE * (seen.active - 1)
-        exit_value = self.exit_value(seen) + self.win_bonus * self.scale
-        own = self.collected(s, True, seen) + exit_value if s >= 0 else 0.0
-        other = self.collected(d, False, seen) + exit_value if d >= 0 else 0.0
-        return (own + share * other) / (1.0 + share)
+        what winning saves (:meth:`flat`)."""
+        collects, valid = self.worth_parts(seen, totals)
+        return collects + self.flat(seen) * valid
 
     def unseen_value(self, seen: Seen) -> float:
         """The least a hand not yet ready is taken to be worth: its candidate completions
