@@ -22,12 +22,12 @@ and what its wins would collect, from the compiled variant alone.
   before the win and change its score (a hand counting on having none, or on a given one,
   is not sure of it): each completion and each wait is scored with the flowers held and,
   at the chance of drawing one in part of the draws left, with each unseen flower added.
-  A valid win is also worth a flat amount (:data:`FLAT_WIN`: winning at all counts for
-  more than the difference between two wins; where play goes on after a win, the level's
-  own, :func:`win_bonus`) and, where play goes on after a win, what winning saves (the
-  payments for the others' later wins). Gains are measured by a utility that grows slowly
-  past the variant's usual wins (limit hands are not chased as their payment alone would
-  say); losses in full.
+  A valid win is also worth a flat amount (:meth:`Rules.flat`): where play goes on after a
+  win, what winning saves (the payments for the others' later wins), and a bonus
+  (:data:`FLAT_WIN` where a win ends the deal; where play goes on, the level's own:
+  :func:`win_bonus`): winning at all counts for more than the difference between two wins.
+  Gains are measured by a utility that grows slowly past the variant's usual wins (limit
+  hands are not chased as their payment alone would say); losses in full.
 * The end of the wall: where the settlement pays ready hands when the wall runs out, a
   hand likely to be ready then is worth that payment too (found by asking the settlement
   about one ready player and one not, not by reading its rules).
@@ -446,8 +446,9 @@ class Rules:
     def worth_parts(self, seen: Seen, totals: tuple[int, int]) -> tuple[float, float]:
         """A win's :meth:`worth` in two parts, (what it collects, how often it is valid),
         a self-draw and the other players' discards each weighed by how often they come:
-        the worth is ``collects + flat * valid`` (:meth:`flat`). Apart, the first is a pure
-        function of the totals and the table's seats, and can be cached for a hand."""
+        the worth is ``collects + flat * valid`` (:meth:`flat`). Unlike the flat part
+        (what winning saves hangs on the draws left), both depend only on the totals and
+        the seats, and are cached with a hand's completions."""
         d, s = totals
         share = DISCARD_SHARE * (seen.active - 1)
         own = self.collected(s, True, seen) if s >= 0 else 0.0
@@ -649,7 +650,7 @@ class Rules:
         kinds = self.analyst.wait_kinds(view)
         unseen = seen.unseen
         share = DISCARD_SHARE * (seen.active - 1)
-        exit_value = self.exit_value(seen) + self.win_bonus * self.scale
+        exit_value = self.flat(seen)
         useful = 0
         rate = 0.0
         paid = 0.0
