@@ -261,6 +261,8 @@ class _Compiler:
         kongs = {"exposed": True, "concealed": True, "added": True, "robbing": True}
         kongs.update(p.get("kongs", {}))
         players = data["table"].get("players", 4) if isinstance(data.get("table"), dict) else 4
+        if not isinstance(players, int):
+            players = 4  # not a number: the table's own error says so
         max_winners = p.get("max_winners", 1 if p["after_win"] == "end_deal" else players - 1)
         if p["after_win"] == "continue" and isinstance(players, int) and max_winners >= players:
             self.problem(("play", "max_winners"),

@@ -310,6 +310,12 @@ def test_hostile_variant_files(files: dict[str, str]) -> None:
     compile_fuzzed(files)
 
 
+def test_a_number_too_long_to_read_is_a_clear_error() -> None:
+    # YAML leaves an integer of thousands of digits a string (Python refuses to convert it):
+    # the table's error is reported, and the stages reading the player count do not fail.
+    compile_fuzzed({"main.yaml": "extends: sichuan\nid: sichuan_many\ntable:\n  players: " + "9" * 5000 + "\n"})
+
+
 @slow(150)
 @given(variant_files())
 def test_hostile_variant_files_at_length(files: dict[str, str]) -> None:
