@@ -260,9 +260,13 @@ class _Compiler:
         p = data["play"]
         kongs = {"exposed": True, "concealed": True, "added": True, "robbing": True}
         kongs.update(p.get("kongs", {}))
-        players = data["table"].get("players", 4) if isinstance(data.get("table"), dict) else 4
+        # The table as written, where it may have errors of its own (reported by the schema):
+        # a count that is not a number is left out here.
+        table = data["table"] if isinstance(data.get("table"), dict) else {}
+        players = table.get("players", 4)
         if not isinstance(players, int):
-            players = 4  # not a number: the table's own error says so
+            players = 4
+        dealt = table.get("other_tiles", 13)
         max_winners = p.get("max_winners", 1 if p["after_win"] == "end_deal" else players - 1)
         if p["after_win"] == "continue" and isinstance(players, int) and max_winners >= players:
             self.problem(("play", "max_winners"),
@@ -298,10 +302,10 @@ class _Compiler:
             elif "dice" in exchange:
                 self.problem(("play", "exchange", "dice"), f"dice say where tiles go only with direction: dice, "
                                                            f"not {direction!r}")
-            if (direction == "across" or "across" in exchange.get("dice", {})) and data["table"].get("players") != 4:
+            if (direction == "across" or "across" in exchange.get("dice", {})) and table.get("players") != 4:
                 self.problem(("play", "exchange", "dice" if direction == "dice" else "direction"),
                              "passing across needs four players: expected next or previous")
-            if exchange["tiles"] > data["table"].get("other_tiles", 13):
+            if isinstance(dealt, int) and exchange["tiles"] > dealt:
                 self.problem(("play", "exchange", "tiles"), "a player cannot pass more tiles than it is dealt")
         return Play(p["chow"], kongs, p["discard_win"], p["after_win"], max_winners, missing, exchange)
 

@@ -313,7 +313,10 @@ def test_hostile_variant_files(files: dict[str, str]) -> None:
 def test_a_number_too_long_to_read_is_a_clear_error() -> None:
     # YAML leaves an integer of thousands of digits a string (Python refuses to convert it):
     # the table's error is reported, and the stages reading the player count do not fail.
-    compile_fuzzed({"main.yaml": "extends: sichuan\nid: sichuan_many\ntable:\n  players: " + "9" * 5000 + "\n"})
+    long = "9" * 5000
+    compile_fuzzed({"main.yaml": f"extends: sichuan\nid: sichuan_many\ntable:\n  players: {long}\n"})
+    compile_fuzzed({"main.yaml": f"extends: sichuan\nid: sichuan_many\ntable:\n  other_tiles: {long}\n"
+                                 "options:\n  exchange: {default: 'on'}\n"})
 
 
 @slow(150)
