@@ -38,10 +38,10 @@ Levels (:data:`LEVELS`):
   rather than for winning at all: a win's flat worth beside what it collects and saves is
   1 (:attr:`Level.continuing_bonus`) against the normal level's 3 (value.FLAT_WIN). It
   wins fewer deals, bigger hands: in duplicate play against three normal levels in
-  Sichuan, 66.6% of the deals (they 68.0%) and +0.13 points a deal [+0.09, +0.17] (12,000
-  deals), where with 3 it gained nothing (+0.00). Where a win ends the deal the bonus also
-  stands for the others' wins it forestalls: there every level counts 3 (with 1 the strong
-  level's share of wins in Hong Kong fell from 25.1% to 23.3%).
+  Sichuan, 66.6% of the deals (they 68.0%) and +0.11 points a deal [+0.03, +0.19] (4,000
+  deals), where with 3 it gained nothing (+0.00 over 12,000). Where a win ends the deal
+  the bonus also stands for the others' wins it forestalls: there every level counts 3
+  (with 1 the strong level's share of wins in Hong Kong fell from 25.1% to 23.3%).
 
 A player reads only what its seat may know: its own hand, and the table (declared sets,
 discards, flowers, missing suits, the wall's length). Each decision leaves a one-line
