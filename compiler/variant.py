@@ -268,7 +268,7 @@ class _Compiler:
             players = 4
         dealt = table.get("other_tiles", 13)
         max_winners = p.get("max_winners", 1 if p["after_win"] == "end_deal" else players - 1)
-        if p["after_win"] == "continue" and isinstance(players, int) and max_winners >= players:
+        if p["after_win"] == "continue" and max_winners >= players:
             self.problem(("play", "max_winners"),
                          f"with {players} players the deal ends when at most {players - 1} have won: "
                          f"expected max_winners 1-{players - 1}")

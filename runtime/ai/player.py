@@ -62,7 +62,7 @@ from ..exchange import baseline as exchange_choice
 from ..per_variant import PerVariant
 from .defence import Threat, risk, threats
 from .hands import Depth, draw_ahead, judge_discards, judge_hand, look_ahead
-from .value import FLAT_WIN, Estimate, Rules, Seen, seen_of, win_bonus
+from .value import FLAT_WIN, Estimate, Rules, Seen, seen_of
 
 if TYPE_CHECKING:
     from cardavia.compiler.variant import CompiledVariant
@@ -81,7 +81,7 @@ class Level:
     ahead: int = 0  # discards one step from ready judged one draw ahead (hands.look_ahead)
     far: int = 0  # close discards further from ready judged one draw ahead, the best few (hands.draw_ahead)
     #: Where play goes on after a win, what any valid win is worth beside what it collects
-    #: and saves (value.win_bonus; where a win ends the deal every level counts value.FLAT_WIN).
+    #: and saves (value.Rules.flat; where a win ends the deal every level counts value.FLAT_WIN).
     continuing_bonus: float = FLAT_WIN
 
 
@@ -110,10 +110,11 @@ def rules_of(variant: CompiledVariant, continuing_bonus: float = FLAT_WIN) -> Ru
     """The variant's rules object for a level's :attr:`Level.continuing_bonus`, shared by
     every player counting the same bonus there."""
     made = _rules(variant)
-    bonus = win_bonus(variant, continuing_bonus)
+    base = made[FLAT_WIN]
+    bonus = continuing_bonus if base.continues else FLAT_WIN
     got = made.get(bonus)
     if got is None:
-        got = made[bonus] = made[FLAT_WIN].with_bonus(bonus)
+        got = made[bonus] = base.with_bonus(bonus)
     return got
 
 

@@ -25,7 +25,7 @@ and what its wins would collect, from the compiled variant alone.
   A valid win is also worth a flat amount (:meth:`Rules.flat`): where play goes on after a
   win, what winning saves (the payments for the others' later wins), and a bonus
   (:data:`FLAT_WIN` where a win ends the deal; where play goes on, the level's own:
-  :func:`win_bonus`): winning at all counts for more than the difference between two wins.
+  player.Level.continuing_bonus): winning at all counts for more than the difference between two wins.
   Gains are measured by a utility that grows slowly past the variant's usual wins (limit
   hands are not chased as their payment alone would say); losses in full.
 * The end of the wall: where the settlement pays ready hands when the wall runs out, a
@@ -63,7 +63,7 @@ if TYPE_CHECKING:
 #: win ends the deal: it stands for the others' wins it forestalls (which nothing else
 #: counts there) and for winning at all counting for more than the difference between two
 #: wins. Where play goes on after a win, what winning saves is counted apart
-#: (:meth:`Rules.exit_value`) and each level sets its own (:func:`win_bonus`).
+#: (:meth:`Rules.exit_value`) and each level sets its own (player.Level.continuing_bonus).
 FLAT_WIN = 3.0
 #: The scale of :meth:`Rules.utility`, in what a self-drawn win two above the minimum collects.
 UTILITY_SCALE = 0.5
@@ -114,12 +114,6 @@ READY_DRAWS = 0.25
 #: A scored completion: (its missing tiles as (kind, copies), its final counts, what its
 #: win collects and how often that win is valid (:meth:`Rules.worth_parts`), its best total).
 Scored = tuple[tuple[tuple[int, int], ...], tuple[int, ...], float, float, int]
-
-
-def win_bonus(variant: CompiledVariant, continuing: float) -> float:
-    """The flat worth of a valid win (beside what it collects) in ``variant``: ``continuing``
-    where play goes on after a win, :data:`FLAT_WIN` where a win ends the deal."""
-    return continuing if variant.play.after_win == "continue" else FLAT_WIN
 
 
 @dataclass(slots=True)
@@ -230,7 +224,8 @@ class Rules:
 
     def __init__(self, variant: CompiledVariant) -> None:
         self.variant = variant
-        #: What any valid win is worth beside what it collects (:func:`win_bonus`).
+        #: What any valid win is worth beside what it collects (:data:`FLAT_WIN`, or a level's own
+        #: where play goes on after a win: :meth:`with_bonus`).
         self.win_bonus = FLAT_WIN
         self.analyst = analyst(variant)
         self.evaluator = self.analyst.evaluator
@@ -440,7 +435,7 @@ class Rules:
 
     def flat(self, seen: Seen) -> float:
         """What any valid win is worth beside what it collects: what winning saves
-        (:meth:`exit_value`) and the win bonus (:func:`win_bonus`)."""
+        (:meth:`exit_value`) and the win bonus (:attr:`win_bonus`)."""
         return self.exit_value(seen) + self.win_bonus * self.scale
 
     def worth_parts(self, seen: Seen, totals: tuple[int, int]) -> tuple[float, float]:
@@ -650,7 +645,7 @@ class Rules:
         kinds = self.analyst.wait_kinds(view)
         unseen = seen.unseen
         share = DISCARD_SHARE * (seen.active - 1)
-        exit_value = self.flat(seen)
+        flat = self.flat(seen)
         useful = 0
         rate = 0.0
         paid = 0.0
@@ -674,7 +669,7 @@ class Rules:
                 other = p * thrown if d >= 0 else 0.0
                 rate += u * (own + other)
                 paid += u * (p * self.collected(s, True, seen) + other * self.collected(d, False, seen)
-                             + (own + other) * exit_value)
+                             + (own + other) * flat)
             if u > best_u:
                 best_u, best = u, max(outcomes[0][1])
         if not useful:
