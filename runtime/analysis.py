@@ -66,6 +66,14 @@ NEVER = 99
 #: shanten to beat and the sets still to make (a cache: hands come back, a drawn tile
 #: discarded again).
 _USEFUL: dict[tuple[int, ...], int] = {}
+#: Shanten and draws rows already worked out, by evaluator, declared sets and suit keys
+#: packed in one integer (:meth:`Evaluator._memo`): a player's look-ahead meets the same
+#: hands again and again, and the keys are the counts, so an entry holds for any shape.
+#: Rows are bytes (each shanten plus one); at most :data:`_MEMO_MOST` entries each.
+_SHANTEN: dict[int, int] = {}
+_DRAWS: dict[int, bytes] = {}
+_MEMO_MOST = 60_000
+_tags = iter(range(1 << 30))
 
 
 class Evaluator:
@@ -76,6 +84,7 @@ class Evaluator:
         self.shapes = tuple(shapes)
         self.standard = [s.standard_sets for s in shapes if s.standard_sets is not None]
         self.special = [s for s in shapes if s.standard_sets is None]
+        self._tag = next(_tags)
 
     def _special(self, counts: Sequence[int], melds: int) -> int:
         best = NEVER
@@ -86,10 +95,30 @@ class Evaluator:
         return best
 
     def shanten(self, counts: Sequence[int], melds: int, keys: Sequence[int] | None = None) -> int:
-        best = self._special(counts, melds)
+        if keys is None:
+            keys = suit_keys(counts)
+        if not self.special:
+            return self._standard(keys, melds)
+        memo = self._memo(melds, keys)
+        hit = _SHANTEN.get(memo)
+        if hit is None:
+            hit = min(self._special(counts, melds), self._standard(keys, melds))
+            if memo >= 0:
+                if len(_SHANTEN) >= _MEMO_MOST:
+                    _SHANTEN.clear()
+                _SHANTEN[memo] = hit
+        return hit
+
+    def _memo(self, melds: int, keys: Sequence[int]) -> int:
+        """The evaluator, the declared sets (under 16) and the suit keys (each under 2**22)
+        as one integer; -1 (kept nowhere) for more declared sets than any hand makes."""
+        if not 0 <= melds < 16:
+            return -1
+        return ((((self._tag << 4 | melds) << 22 | keys[0]) << 22 | keys[1]) << 22 | keys[2]) << 22 | keys[3]
+
+    def _standard(self, keys: Sequence[int], melds: int) -> int:
+        best = NEVER
         if self.standard:
-            if keys is None:
-                keys = suit_keys(counts)
             for sets in self.standard:
                 if sets >= melds:
                     value = standard_shanten_keys(keys, sets - melds)
@@ -227,10 +256,14 @@ class Evaluator:
         against the merged table of the other suits. Another shape is counted only where
         it could beat that (a draw lowers a shanten by one at most), tile by tile.
         """
-        out = [NEVER] * 34
-        needs = [sets - melds for sets in self.standard if sets >= melds]
         if keys is None:
             keys = suit_keys(counts)
+        memo = self._memo(melds, keys)
+        hit = _DRAWS.get(memo)
+        if hit is not None:
+            return [v - 1 for v in hit]
+        out = [NEVER] * 34
+        needs = [sets - melds for sets in self.standard if sets >= melds]
         if needs:
             rests = rests_of([table_of(key) for key in keys])
             for suit in range(4):
@@ -247,6 +280,10 @@ class Evaluator:
             row = shape.draw_shanten(counts, melds, standard_shanten, standard_draws)
             if row is not None:
                 out = [a if a < b else b for a, b in zip(out, row)]
+        if memo >= 0:
+            if len(_DRAWS) >= _MEMO_MOST:
+                _DRAWS.clear()
+            _DRAWS[memo] = bytes(v + 1 for v in out)
         return out
 
 

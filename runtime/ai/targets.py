@@ -150,42 +150,76 @@ class TargetCounter:
         return out
 
 
-def target_plans(base: Plan, targets: list[tuple[tuple[int, ...], int]], counts: Sequence[int],
+def _wanted(chows: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """The tiles of ``chows`` (their first tiles): (kind, copies) pairs."""
+    want: dict[int, int] = {}
+    for c in chows:
+        for k in (c, c + 1, c + 2):
+            want[k] = want.get(k, 0) + 1
+    return tuple(sorted(want.items()))
+
+
+def target_masks(targets: list[tuple[tuple[int, ...], int]]) -> list[int]:
+    """Each target's kinds as a 34-bit mask (a quick bound on how far a hand is from it)."""
+    return [sum(1 << k for k, _ in _wanted(group)) for group, _ in targets]
+
+
+def target_plans(base: Plan, targets: list[tuple[tuple[int, ...], int]], masks: list[int], counts: Sequence[int],
                  melds: tuple[Meld, ...], unseen: Sequence[int], most: int, reach: int) -> list[Plan]:
     """Plans toward the targets nearest the hand (at most ``most``, none more than ``reach``
-    tiles away, every missing tile still unseen), from the plan of every kind ``base``; a
-    declared chow of the target counts as made, one outside it must fit the rest."""
+    tiles away, every missing tile still unseen), from the plan of every kind ``base``
+    (``masks``: :func:`target_masks`); a declared chow of the target counts as made, one
+    outside it must fit the rest."""
     if not targets or not base.chows:
         return []
     declared = [m.tiles[0] for m in melds if m.kind == "chow"]
+    room = base.most_melds - TARGET_SETS
+    # Each kind of a target the hand lacks is a tile to draw, but for a declared chow's.
+    lacking = sum(1 << k for k in range(34) if not counts[k])
+    for c in declared:
+        lacking &= ~(0b111 << c)
     near = []
-    for group, score in targets:
-        left = list(group)
-        for c in declared:
-            if c in left:
-                left.remove(c)
-        if len(melds) - (len(group) - len(left)) > base.most_melds - TARGET_SETS:
+    for i in [i for i, m in enumerate(masks) if (m & lacking).bit_count() <= reach]:
+        group, score = targets[i]
+        if not base.mask >> group[0] & 1:
             continue
-        want = [0] * 34
-        for c in left:
-            for k in (c, c + 1, c + 2):
-                want[k] += 1
+        left = group
+        if declared:
+            rest = list(group)
+            for c in declared:
+                if c in rest:
+                    rest.remove(c)
+            left = tuple(rest)
+        if len(melds) - (len(group) - len(left)) > room:
+            continue
+        want = _WANTED.get(left)
+        if want is None:
+            want = _WANTED[left] = _wanted(left)
         miss = 0
-        for k in range(34):
-            short = want[k] - counts[k]
+        for k, n in want:
+            short = n - counts[k]
             if short > 0:
                 if unseen[k] < short:
                     miss = reach + 1
                     break
                 miss += short
-        if miss <= reach and base.mask >> group[0] & 1:
-            near.append((miss, -score, group, tuple(want), len(left)))
+                if miss > reach:
+                    break
+        if miss <= reach:
+            near.append((miss, -score, group, want, len(left)))
     near.sort()
     out = []
-    for _, _, group, tiles, sets in near[:most]:
-        if any(tiles[k] and not base.mask >> k & 1 for k in range(34)):
+    for _, _, group, want, sets in near[:most]:
+        if any(not base.mask >> k & 1 for k, _ in want):
             continue
+        tiles = [0] * 34
+        for k, n in want:
+            tiles[k] = n
         name = "target " + "-".join(CODES[c] for c in group)
         counter = TargetCounter(base.counter, tiles, sets)  # type: ignore[arg-type]
-        out.append(replace(base, name=name, counter=counter, target=tiles, target_sets=sets))
+        out.append(replace(base, name=name, counter=counter, target=tuple(tiles), target_sets=sets))
     return out
+
+
+#: Each group of chows' tiles, worked out once (there are at most a few thousand groups).
+_WANTED: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {}

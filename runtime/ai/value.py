@@ -52,7 +52,7 @@ from ..analysis import View, analyst
 from ..payments import PlayerFacts, _Names, exhausted_payments, kong_payments, win_payments
 from .completions import Completion, adds_of, shape_completions
 from .plans import Plan, make_plans
-from .targets import find_targets, target_plans
+from .targets import find_targets, target_masks, target_plans
 
 if TYPE_CHECKING:
     from cardavia.compiler.variant import CompiledVariant
@@ -252,6 +252,7 @@ class Rules:
         standard = [sh.standard_sets for sh in self.shapes if sh.standard_sets is not None]
         #: Groups of chows the pattern table pays for (targets.py).
         self.targets = find_targets(variant, max(standard), self.copies) if standard else []
+        self.target_masks = target_masks(self.targets)
         #: Scored completions by plan and hand (hands.py), shared by every player of the variant.
         self.scored: dict[tuple[object, ...], list[Scored]] = {}
         self._scores: dict[tuple[object, ...], dict[tuple[tuple[int, ...], int], tuple[int, int]]] = {}
@@ -626,7 +627,8 @@ class Rules:
         base = next((p for p in self.plans(seen) if p.name == "all"), None)
         if base is None:
             return []
-        return target_plans(base, self.targets, counts, melds, seen.unseen, TARGET_PLANS, TARGET_REACH)
+        return target_plans(base, self.targets, self.target_masks, counts, melds, seen.unseen, TARGET_PLANS,
+                            TARGET_REACH)
 
     def end_value(self, seen: Seen, p_win: float, p_ready: float, total: int) -> float:
         """The end-of-wall value of a hand: ready when the wall runs out (not having won)."""
