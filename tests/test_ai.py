@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 import pytest
-from cardavia.compiler import load_variant, shipped_variants
+from cardavia.compiler import compile_text, load_variant, shipped_variants
 from cardavia.compiler.model.tiles import CODES, SUITS, parse_tiles
 from cardavia.runtime.actions import Action, Decision
 from cardavia.runtime.ai import LEVELS, AIPlayer
@@ -271,6 +271,42 @@ def test_targets_come_from_the_pattern_table() -> None:
     assert {("2m", "2p", "2s"), ("1m", "4p", "7s"), ("1m", "4m", "7m"), ("1m", "2p", "3s")} <= found
     assert ("1m", "2m", "6m") not in found
     assert rules_of(load_variant("hk")).targets == [] and rules_of(load_variant("sichuan")).targets == []
+
+
+def test_flowers_paid_by_number_are_weighed_as_one() -> None:
+    # MCR pays each flower the same point (len(flowers)): the AI weighs the chance of a
+    # flower before a win as one outcome; a table that tells flowers apart (Hong Kong's
+    # seat flowers, or a pattern reading a flower's rank) has each flower weighed.
+    first_flower = ("extends: mcr\nid: mcr_first_flower\nscoring:\n  patterns:\n    - {id: first_flower, "
+                    "name: First flower, description: The first flower., value: 1, "
+                    "when: 'count(t in flowers: t.rank == 1) > 0'}\n")
+    assert load_variant("mcr").scoring.reads_length_only("flowers")
+    assert not load_variant("hk").scoring.reads_length_only("flowers")
+    assert not compile_text(first_flower).scoring.reads_length_only("flowers")
+    assert compile_text(first_flower.replace("count(t in flowers: t.rank == 1) > 0", "len(flowers) > 1")
+                        ).scoring.reads_length_only("flowers")
+    # The same worth either way, for every completion of a hand with every flower still to come.
+    deal = table("mcr", {0: "1m2m3m4p5p6p7s8s9s1z1z2z2z"}, "3z")
+    rules = rules_of(deal.variant)
+    assert rules.flowers_by_number
+    seen = seen_of(deal, 0, rules)
+    assert len(seen.flowers_left) == 8
+    each = replace_flowers(rules)
+    for hand, win in [("1m2m3m4p5p6p7s8s9s1z1z1z2z2z", "1z"), ("1m2m3m4p5p6p7s8s9s1z1z2z2z2z", "2z")]:
+        final = tuple(parse_tiles(hand).count(k) for k in range(34))
+        one = rules.outcomes(seen, (), final, parse_tiles(win)[0], 0.4)
+        every = each.outcomes(seen, (), final, parse_tiles(win)[0], 0.4)
+        assert len(one) == 2 and len(every) == 9 and one[1][1][0] > one[0][1][0] > 0  # a flower adds a point
+        for pick in (0, 1):
+            assert sum(p * t[pick] for p, t in one) == pytest.approx(sum(p * t[pick] for p, t in every))
+
+
+def replace_flowers(rules: Rules) -> Rules:
+    """``rules`` weighing each flower apart."""
+    from copy import copy
+    out = copy(rules)
+    out.flowers_by_number = False
+    return out
 
 
 def test_strong_judges_its_close_discards_one_draw_ahead() -> None:

@@ -200,6 +200,17 @@ def reads_kind_only(node: ir.Node, chosen: frozenset[tuple[str, int]]) -> bool:
     return ok(node, None)
 
 
+def reads_length_only(node: ir.Node, fact: str) -> bool:
+    """Whether ``node`` reads the fact ``fact`` (a list) only as ``len(fact)``: its items
+    could then be any others, as many, and the value would be the same."""
+    for n in node.walk():
+        for child in n.children():
+            if (isinstance(child, ir.FactRead) and child.fact.name == fact
+                    and not (isinstance(n, ir.Call) and n.name == "len")):
+                return False
+    return not (isinstance(node, ir.FactRead) and node.fact.name == fact)
+
+
 def substitute(node: ir.Node, replace: dict[ir.Node, ir.Node]) -> ir.Node:
     """``node`` with every part equal to a key of ``replace`` replaced (largest first:
     a replaced part is not looked into)."""

@@ -14,6 +14,7 @@ from collections import Counter
 from typing import Any
 
 from ..language.compiled import Compiled
+from ..language.passes import reads_length_only
 from ..model.hand import MAX_COPIES, Hand, HandError, tile_count_error
 from ..model.tiles import CODES, NUM_KINDS, is_bonus
 from ..records import Record
@@ -46,6 +47,15 @@ class Scoring(Record):
         self.definitions = definitions
         self.table = table
         self.principles = principles
+
+    def reads_length_only(self, fact: str) -> bool:
+        """Whether every expression that scores a hand (each pattern's condition, count and
+        value, each ``valid_when``) reads the list fact ``fact`` only as its length: which
+        items the list holds, as many, changes no score (the flowers in a table that pays
+        each the same)."""
+        exprs = [e for p in self.table.patterns for e in (p.when, p.count, p.value) if isinstance(e, Compiled)]
+        exprs.extend(c for c, _ in self.valid_when)
+        return all(reads_length_only(e.node, fact) for e in exprs)
 
 
 class ScoreResult(Record):

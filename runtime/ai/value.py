@@ -252,6 +252,8 @@ class Rules:
         standard = [sh.standard_sets for sh in self.shapes if sh.standard_sets is not None]
         #: Groups of chows the pattern table pays for (targets.py).
         self.targets = find_targets(variant, max(standard), self.copies) if standard else []
+        #: Whether the pattern table counts the flowers only by number (outcomes).
+        self.flowers_by_number = variant.scoring.reads_length_only("flowers")
         self.target_masks = target_masks(self.targets)
         #: Scored completions by plan and hand (hands.py), shared by every player of the variant.
         self.scored: dict[tuple[object, ...], list[Scored]] = {}
@@ -400,6 +402,9 @@ class Rules:
             return [(1.0, base)]
         left = seen.flowers_left
         out = [(1.0 - p, base)]
+        if self.flowers_by_number:  # any flower scores as any other: one stands for all
+            out.append((p, self.totals(seen, melds, final, win, min(left))))
+            return out
         for f in sorted(set(left)):
             out.append((p * left.count(f) / len(left), self.totals(seen, melds, final, win, f)))
         return out
