@@ -114,7 +114,8 @@ TEXTS = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]) | st.sam
 YAML_VALUES = st.one_of(
     st.sampled_from([
         "9" * 5000, "-" + "9" * 5000, "1e999", "-1e999", ".nan", ".inf", "-.inf", "0x" + "f" * 2000, "0o7777777",
-        "0", "-1", "1.5", "~", "null", "true", "[]", "{}", "''", '"\\ud800"', '"\\udfff x"', '"\\e[31mred\\e[0m"',
+        "0", "-1", "1.5", "4.0", "1.0", "0.0", "~", "null", "true", "[]", "{}", "''", '"\\ud800"', '"\\udfff x"',
+        '"\\e[31mred\\e[0m"',
         '"\\x9b2J"', '"\\u202e"', '"\\0"', '"' + "x" * 10_000 + '"', "!!python/object/apply:os.system [echo pwned]",
         "!!python/name:os.system", "!!binary aGVsbG8=", "&a [*a, *a]", "*nowhere", "!!int abc", "!!float x",
         "2024-01-01", "'<script>alert(1)</script>'", "[" * 300 + "]" * 300, "{a: " * 200 + "1" + "}" * 200,
@@ -302,6 +303,20 @@ def compile_fuzzed(files: dict[str, str]) -> None:
                     assert len(problem.message) < 2000, problem.message[:300]
                 return
             exercise(variant)
+
+
+def test_a_whole_number_written_as_a_decimal_is_a_clear_error() -> None:
+    # JSON Schema counts 4.0 as an integer (and as equal to 4); YAML reads it as a float,
+    # which no later stage can count with: each is reported where it stands.
+    for where, text in [("table.players", "table:\n  players: 4.0\n"),
+                        ("table.other_tiles", "table:\n  other_tiles: 13.0\n"),
+                        ("tiles[0].copies", "tiles:\n  - {group: characters, copies: 4.0}\n"),
+                        ("scoring.shapes[0].sets", "scoring:\n  shapes:\n    - {id: standard, kind: standard, "
+                                                   "sets: 4.0}\n")]:
+        with pytest.raises(VariantError) as caught:
+            compile_text(f"extends: sichuan\nid: sichuan_decimal\n{text}", "main.yaml", use_cache=False)
+        assert any(where in p.message and "expected a whole number, got" in p.message for p in caught.value.problems), \
+            (where, [p.message for p in caught.value.problems])
 
 
 @fast(6)

@@ -44,9 +44,13 @@ def _validator() -> Any:
     """The validator, built (and the schema itself checked) once per process."""
     import jsonschema
 
-    cls = jsonschema.validators.validator_for(schema())
-    cls.check_schema(schema())
-    return cls(schema())
+    base = jsonschema.validators.validator_for(schema())
+    base.check_schema(schema())
+    # JSON Schema counts 4.0 as an integer; YAML reads it as a float, which the stages
+    # after the schema cannot count with (range(4.0)): a whole number is an int here.
+    checker = base.TYPE_CHECKER.redefine(
+        "integer", lambda _, value: isinstance(value, int) and not isinstance(value, bool))
+    return jsonschema.validators.extend(base, type_checker=checker)(schema())
 
 
 def where(path: tuple[Any, ...]) -> str:
