@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import count
 from typing import TYPE_CHECKING, Any
 
 from cardavia.compiler.model.hand import Hand, Meld
@@ -73,7 +74,7 @@ _USEFUL: dict[tuple[int, ...], int] = {}
 _SHANTEN: dict[int, int] = {}
 _DRAWS: dict[int, bytes] = {}
 _MEMO_MOST = 60_000
-_tags = iter(range(1 << 30))
+_tags = count()
 
 
 class Evaluator:
