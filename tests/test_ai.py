@@ -9,6 +9,7 @@ Strength and speed are measured in bench/bench_ai.py, not here.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from copy import copy
 from dataclasses import replace
 
 import pytest
@@ -285,13 +286,14 @@ def test_flowers_paid_by_number_are_weighed_as_one() -> None:
     assert not compile_text(first_flower).scoring.reads_length_only("flowers")
     assert compile_text(first_flower.replace("count(t in flowers: t.rank == 1) > 0", "len(flowers) > 1")
                         ).scoring.reads_length_only("flowers")
-    # The same worth either way, for every completion of a hand with every flower still to come.
+    # The same worths either way, for two wins of a hand with all eight flowers still to come.
     deal = table("mcr", {0: "1m2m3m4p5p6p7s8s9s1z1z2z2z"}, "3z")
     rules = rules_of(deal.variant)
     assert rules.flowers_by_number
     seen = seen_of(deal, 0, rules)
     assert len(seen.flowers_left) == 8
-    each = replace_flowers(rules)
+    each = copy(rules)
+    each.flowers_by_number = False
     for hand, win in [("1m2m3m4p5p6p7s8s9s1z1z1z2z2z", "1z"), ("1m2m3m4p5p6p7s8s9s1z1z2z2z2z", "2z")]:
         final = tuple(parse_tiles(hand).count(k) for k in range(34))
         one = rules.outcomes(seen, (), final, parse_tiles(win)[0], 0.4)
@@ -299,14 +301,6 @@ def test_flowers_paid_by_number_are_weighed_as_one() -> None:
         assert len(one) == 2 and len(every) == 9 and one[1][1][0] > one[0][1][0] > 0  # a flower adds a point
         for pick in (0, 1):
             assert sum(p * t[pick] for p, t in one) == pytest.approx(sum(p * t[pick] for p, t in every))
-
-
-def replace_flowers(rules: Rules) -> Rules:
-    """``rules`` weighing each flower apart."""
-    from copy import copy
-    out = copy(rules)
-    out.flowers_by_number = False
-    return out
 
 
 def test_strong_judges_its_close_discards_one_draw_ahead() -> None:

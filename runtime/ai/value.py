@@ -21,7 +21,8 @@ and what its wins would collect, from the compiled variant alone.
   completions pay nothing is worth little. Where the variant has flowers, a flower may come
   before the win and change its score (a hand counting on having none, or on a given one,
   is not sure of it): each completion and each wait is scored with the flowers held and,
-  at the chance of drawing one in part of the draws left, with each unseen flower added.
+  at the chance of drawing one in part of the draws left, with each unseen flower added
+  (one standing for all where the pattern table counts the flowers only by number).
   A valid win is also worth a flat amount (:meth:`Rules.flat`): where play goes on after a
   win, what winning saves (the payments for the others' later wins), and a bonus
   (:data:`FLAT_WIN` where a win ends the deal; where play goes on, the level's own:
@@ -252,9 +253,9 @@ class Rules:
         standard = [sh.standard_sets for sh in self.shapes if sh.standard_sets is not None]
         #: Groups of chows the pattern table pays for (targets.py).
         self.targets = find_targets(variant, max(standard), self.copies) if standard else []
+        self.target_masks = target_masks(self.targets)
         #: Whether the pattern table counts the flowers only by number (outcomes).
         self.flowers_by_number = variant.scoring.reads_length_only("flowers")
-        self.target_masks = target_masks(self.targets)
         #: Scored completions by plan and hand (hands.py), shared by every player of the variant.
         self.scored: dict[tuple[object, ...], list[Scored]] = {}
         self._scores: dict[tuple[object, ...], dict[tuple[tuple[int, ...], int], tuple[int, int]]] = {}
