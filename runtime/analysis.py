@@ -26,7 +26,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import count
 from typing import TYPE_CHECKING, Any
 
 from cardavia.compiler.model.hand import Hand, Meld
@@ -67,14 +66,16 @@ NEVER = 99
 #: shanten to beat and the sets still to make (a cache: hands come back, a drawn tile
 #: discarded again).
 _USEFUL: dict[tuple[int, ...], int] = {}
-#: Shanten and draws rows already worked out, by evaluator, declared sets and suit keys
+#: Shanten and draws rows already worked out, by shapes, declared sets and suit keys
 #: packed in one integer (:meth:`Evaluator._memo`): a player's look-ahead meets the same
 #: hands again and again, and the keys are the counts, so an entry holds for any shape.
 #: Rows are bytes (each shanten plus one); at most :data:`_MEMO_MOST` entries each.
 _SHANTEN: dict[int, int] = {}
 _DRAWS: dict[int, bytes] = {}
 _MEMO_MOST = 60_000
-_tags = count()
+#: A number for each set of shapes evaluated (equal shapes, one number: a player made for
+#: each deal meets the hands kept by the players before it).
+_TAG_OF: dict[tuple[Shape, ...], int] = {}
 
 
 class Evaluator:
@@ -85,7 +86,7 @@ class Evaluator:
         self.shapes = tuple(shapes)
         self.standard = [s.standard_sets for s in shapes if s.standard_sets is not None]
         self.special = [s for s in shapes if s.standard_sets is None]
-        self._tag = next(_tags)
+        self._tag = _TAG_OF.setdefault(self.shapes, len(_TAG_OF))
 
     def _special(self, counts: Sequence[int], melds: int) -> int:
         best = NEVER
@@ -111,7 +112,7 @@ class Evaluator:
         return hit
 
     def _memo(self, melds: int, keys: Sequence[int]) -> int:
-        """The evaluator, the declared sets (under 16) and the suit keys (each under 2**22)
+        """The shapes, the declared sets (under 16) and the suit keys (each under 2**22)
         as one integer; -1 (kept nowhere) for more declared sets than any hand makes."""
         if not 0 <= melds < 16:
             return -1
