@@ -319,6 +319,17 @@ def test_a_whole_number_written_as_a_decimal_is_a_clear_error() -> None:
             (where, [p.message for p in caught.value.problems])
 
 
+def test_a_long_unknown_name_is_quoted_short() -> None:
+    # A name, attribute or function of thousands of characters is quoted by its ends and length.
+    for expr in ["x" * 5000, "len(tiles)." + "y" * 5000, "z" * 5000 + "(tiles)"]:
+        text = ("extends: sichuan\nid: sichuan_long\nscoring:\n  patterns:\n    - {id: long, name: Long, "
+                f"description: Long., value: 1, when: '{expr}'}}\n")
+        with pytest.raises(VariantError) as caught:
+            compile_text(text, "main.yaml", use_cache=False)
+        message = caught.value.problems[0].message
+        assert "characters)" in message and len(message) < 1000, message[:300]
+
+
 @fast(6)
 @given(variant_files())
 def test_hostile_variant_files(files: dict[str, str]) -> None:

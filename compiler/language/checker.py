@@ -126,7 +126,7 @@ class _Checker:
         name = str(tree.children[0])
         if name not in env.names:
             known = ", ".join(sorted(env.names))
-            raise _err(tree, f"unknown name {name!r}{did_you_mean(name, env.names)}: expected one of {known}")
+            raise _err(tree, f"unknown name {quoted(name)}{did_you_mean(name, env.names)}: expected one of {known}")
         return env.names[name]
 
     # operators
@@ -210,9 +210,9 @@ class _Checker:
         name = str(tree.children[1])
         attrs = ATTRS.get(obj.type)
         if attrs is None:
-            raise _err(tree.children[1], f"a {obj.type} has no attribute {name!r}")
+            raise _err(tree.children[1], f"a {obj.type} has no attribute {quoted(name)}")
         if name not in attrs:
-            raise _err(tree.children[1], f"a {obj.type} has no attribute {name!r}{did_you_mean(name, attrs)}: "
+            raise _err(tree.children[1], f"a {obj.type} has no attribute {quoted(name)}{did_you_mean(name, attrs)}: "
                                          f"expected one of {', '.join(sorted(attrs))}")
         return ir.Attr(obj, name, attrs[name][0])
 
@@ -257,7 +257,7 @@ class _Checker:
         name = str(name_tok)
         fn = FUNCTIONS.get(name)
         if fn is None:
-            raise _err(name_tok, f"unknown function {name!r}{did_you_mean(name, FUNCTIONS)}: "
+            raise _err(name_tok, f"unknown function {quoted(name)}{did_you_mean(name, FUNCTIONS)}: "
                                  f"expected one of {', '.join(sorted(FUNCTIONS))}")
         args = tuple(self.visit(a, env) for a in tree.children[1:] if a is not None)
         try:
