@@ -319,6 +319,17 @@ def test_a_whole_number_written_as_a_decimal_is_a_clear_error() -> None:
             (where, [p.message for p in caught.value.problems])
 
 
+def test_an_option_default_that_is_a_list_or_a_mapping_is_a_clear_error() -> None:
+    # Options are applied before the schema looks: a default YAML reads as a list or a
+    # mapping names no choice, and is reported where it stands.
+    for raw in ("[a, b]", "{a: 1}", "!!set {a, b}", "!!omap [a: 1]"):
+        text = f"extends: sichuan\nid: sichuan_default\noptions:\n  exchange:\n    default: {raw}\n"
+        with pytest.raises(VariantError) as caught:
+            compile_text(text, "main.yaml", use_cache=False)
+        assert any(p.line == 5 and "is not one of its choices" in p.message for p in caught.value.problems), \
+            [p.message for p in caught.value.problems]
+
+
 def test_a_long_unknown_name_is_quoted_short() -> None:
     # A name, attribute or function of thousands of characters is quoted by its ends and length.
     for expr in ["x" * 5000, "len(tiles)." + "y" * 5000, "z" * 5000 + "(tiles)"]:

@@ -225,6 +225,15 @@ def load_document(text: str, file: str, resolve: Callable[[str, str], Path],
     return Source(file, data, marks, text, problems, texts=dict(zip(chain, texts)), chosen=chosen)
 
 
+def _offers(choices: dict[Any, Any], value: Any) -> bool:
+    """Whether ``value`` names one of ``choices`` (a list or a mapping, as YAML may give a
+    default before the schema has looked, names none)."""
+    try:
+        return value in choices
+    except TypeError:
+        return False
+
+
 def apply_options(tree: Located, given: Mapping[str, str]) -> tuple[Located, dict[str, str]]:
     """``tree`` with each option's chosen fragment merged on top (the default where
     ``given`` says nothing), and the choices made. A choice asked for that the variant
@@ -253,7 +262,7 @@ def apply_options(tree: Located, given: Mapping[str, str]) -> tuple[Located, dic
         default = spec.get("default")
         if not isinstance(choices, dict):
             continue
-        if default is not None and default.value not in choices:
+        if default is not None and not _offers(choices, default.value):
             problem(default.mark, f"option {name}: the default {quoted(default.value)} is not one of its choices: "
                                   f"expected one of {', '.join(map(str, choices))}")
             continue
