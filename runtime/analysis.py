@@ -68,7 +68,7 @@ NEVER = 99
 _USEFUL: dict[tuple[int, ...], int] = {}
 #: Shanten and draws rows already worked out, by shapes, declared sets and suit keys
 #: packed in one integer (:meth:`Evaluator._memo`): a player's look-ahead meets the same
-#: hands again and again, and the keys are the counts, so an entry holds for any shape.
+#: hands again and again, and the suit keys are the counts, so a kept entry is exact.
 #: Rows are bytes (each shanten plus one); at most :data:`_MEMO_MOST` entries each.
 _SHANTEN: dict[int, int] = {}
 _DRAWS: dict[int, bytes] = {}

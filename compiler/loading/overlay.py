@@ -226,8 +226,8 @@ def load_document(text: str, file: str, resolve: Callable[[str, str], Path],
 
 
 def _offers(choices: dict[Any, Any], value: Any) -> bool:
-    """Whether ``value`` names one of ``choices`` (a list or a mapping, as YAML may give a
-    default before the schema has looked, names none)."""
+    """Whether ``value`` names one of ``choices``. Options are applied before the schema
+    looks at the file, so a default may still be a list or a mapping: it names none."""
     try:
         return value in choices
     except TypeError:

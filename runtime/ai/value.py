@@ -26,7 +26,8 @@ and what its wins would collect, from the compiled variant alone.
   A valid win is also worth a flat amount (:meth:`Rules.flat`): where play goes on after a
   win, what winning saves (the payments for the others' later wins), and a bonus
   (:data:`FLAT_WIN` where a win ends the deal; where play goes on, the level's own:
-  player.Level.continuing_bonus): winning at all counts for more than the difference between two wins.
+  player.Level.continuing_bonus): winning at all counts for more than the difference
+  between two wins.
   Gains are measured by a utility that grows slowly past the variant's usual wins (limit
   hands are not chased as their payment alone would say); losses in full.
 * The end of the wall: where the settlement pays ready hands when the wall runs out, a
