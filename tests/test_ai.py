@@ -495,15 +495,15 @@ def test_simulate_reports_each_kinds_decision_time() -> None:
         assert 0 < ms["median"] <= ms["p99"]
 
 
-def test_the_missing_suit_is_never_a_suit_held_two_more_times_than_the_fewest() -> None:
+def test_the_missing_suit_is_a_suit_held_fewest_times() -> None:
     v = load_variant("sichuan")
-    for seed in range(6):
+    for seed in range(12):  # at seed 8 one more held would have looked worth it
         deal = Deal(v, shuffled_wall(v.tiles, seed), 0)
         while deal.pending() and deal.pending()[0].kind == "missing_suit":
             decision = deal.pending()[0]
             action, _ = ask(deal, decision.seat)
             held = [sum(deal.counts[decision.seat][9 * s:9 * s + 9]) for s in range(3)]
-            assert held[SUITS.index(action.suit or "")] <= min(held) + 1
+            assert held[SUITS.index(action.suit or "")] == min(held)
             deal.act(decision.seat, action)
 
 
