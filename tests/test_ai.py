@@ -304,23 +304,32 @@ def test_flowers_paid_by_number_are_weighed_as_one() -> None:
 
 
 def test_strong_judges_its_close_discards_one_draw_ahead() -> None:
-    # Far from ready, the best two discards are equal for the normal level; the strong level
+    # Two steps from ready, 9m and 1s are close for the normal level; the strong level
     # judges each again one draw ahead (every useful draw, then its best discard) and takes
     # the better, with the score that look-ahead gives.
-    deal = table("hk", {0: "2m4m4m8m4p5p8p1s8s2z3z4z4z"}, "5m")
+    deal = table("hk", {0: "2m3m4m6m7m9m1p2p4p6p1s3z3z"}, "6m")
     normal, _ = ask(deal, 0, "normal")
     strong, ai = ask(deal, 0, "strong")
     rules = rules_of(deal.variant)
     seen = seen_of(deal, 0, rules)
     floor = rules.unseen_value(seen)
     ahead = {}
-    for tile in parse_tiles("4p5p"):
+    for tile in parse_tiles("9m1s"):
         counts = list(seen.counts)
         counts[tile] -= 1
         ahead[tile] = draw_ahead(rules, seen, counts, seen.melds, LEVELS["strong"].depth, floor)
     assert normal.tile in ahead and strong.tile == max(ahead, key=lambda k: (ahead[k], -k)), ai.reason
     assert ahead[strong.tile] != ahead[normal.tile]
     assert ai.reason is not None and f"{ahead[strong.tile]:.2f}" in ai.reason
+
+
+def test_further_from_ready_strong_discards_as_normal_does() -> None:
+    # Three steps from ready the draws to try multiply and the look-ahead is not taken:
+    # 4p and 5p are as close as above, and the strong level keeps the normal level's choice.
+    deal = table("hk", {0: "2m4m4m8m4p5p8p1s8s2z3z4z4z"}, "5m")
+    normal, plain = ask(deal, 0, "normal")
+    strong, ai = ask(deal, 0, "strong")
+    assert strong == normal and ai.reason == plain.reason
 
 
 def test_strong_plays_for_the_bigger_hand_where_play_goes_on_after_a_win() -> None:
