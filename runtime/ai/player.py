@@ -32,9 +32,10 @@ Levels (:data:`LEVELS`):
 * ``strong``: the normal level, and its close discards two steps from ready (the best
   two, within :data:`CLOSE` of the best) judged again one draw ahead: each useful draw
   followed by the best discard, as every discard is judged (hands.draw_ahead). Further
-  from ready the draws to try multiply: judging those too took 45% of the calls and most
-  of the time, and MCR's gain over the normal level held without them (26.4% of the wins
-  [25.4, 27.4] against 26.5% [25.2, 27.7] in duplicate play, 4,000 deals). More
+  from ready the draws to try multiply: judging those too made 55% of the calls in Hong
+  Kong and 65% in MCR, and three quarters of their time, and MCR's gain over the normal
+  level held without them (26.4% of the wins [25.4, 27.4] against 26.5% [25.2, 27.7] in
+  duplicate play, 4,000 deals). More
   completions and plans weighed instead (a deeper search of the same model) changed few
   decisions and won nothing against the normal level; defending from the start gave up
   more speed than it saved. Where play goes on after a win (Sichuan), it plays for points
