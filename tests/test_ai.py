@@ -324,11 +324,13 @@ def test_strong_judges_its_close_discards_one_draw_ahead() -> None:
 
 
 def test_further_from_ready_strong_discards_as_normal_does() -> None:
-    # Three steps from ready the draws to try multiply and the look-ahead is not taken:
-    # 4p and 5p are as close as above, and the strong level keeps the normal level's choice.
+    # Five steps from ready in the plan it heads for (characters and honors), 4p, 5p, 8p
+    # and 1s are equal for the normal level; so far away the draws to try multiply and the
+    # look-ahead is not taken: the strong level keeps the normal level's choice and reason.
     deal = table("hk", {0: "2m4m4m8m4p5p8p1s8s2z3z4z4z"}, "5m")
     normal, plain = ask(deal, 0, "normal")
     strong, ai = ask(deal, 0, "strong")
+    assert plain.reason is not None and "shanten 5" in plain.reason
     assert strong == normal and ai.reason == plain.reason
 
 
