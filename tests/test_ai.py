@@ -310,7 +310,7 @@ def test_strong_judges_its_close_discards_one_draw_ahead() -> None:
     deal = table("hk", {0: "2m3m4m6m7m9m1p2p4p6p1s3z3z"}, "6m")
     normal, _ = ask(deal, 0, "normal")
     strong, ai = ask(deal, 0, "strong")
-    rules = rules_of(deal.variant)
+    rules = rules_of(deal.variant, LEVELS["strong"])
     seen = seen_of(deal, 0, rules)
     floor = rules.unseen_value(seen)
     ahead = {}
@@ -320,13 +320,15 @@ def test_strong_judges_its_close_discards_one_draw_ahead() -> None:
         ahead[tile] = draw_ahead(rules, seen, counts, seen.melds, LEVELS["strong"].depth, floor)
     assert normal.tile in ahead and strong.tile == max(ahead, key=lambda k: (ahead[k], -k)), ai.reason
     assert ahead[strong.tile] != ahead[normal.tile]
-    assert ai.reason is not None and f"{ahead[strong.tile]:.2f}" in ai.reason
+    assert ai.reason is not None and float(ai.reason.split()[2]) == pytest.approx(ahead[strong.tile], abs=0.01)
 
 
-def test_further_from_ready_strong_discards_as_normal_does() -> None:
+def test_further_from_ready_strong_discards_as_normal_does(monkeypatch: pytest.MonkeyPatch) -> None:
     # Five steps from ready in the plan it heads for (characters and honors), 4p, 5p, 8p
     # and 1s are equal for the normal level; so far away the draws to try multiply and the
-    # look-ahead is not taken: the strong level keeps the normal level's choice and reason.
+    # look-ahead is not taken: the strong level keeps the choice and reason of the normal
+    # level counting the strong level's win bonus.
+    monkeypatch.setitem(LEVELS, "normal", replace(LEVELS["normal"], bonus=LEVELS["strong"].bonus))
     deal = table("hk", {0: "2m4m4m8m4p5p8p1s8s2z3z4z4z"}, "5m")
     normal, plain = ask(deal, 0, "normal")
     strong, ai = ask(deal, 0, "strong")
@@ -348,12 +350,27 @@ def test_strong_plays_for_the_bigger_hand_where_play_goes_on_after_a_win() -> No
     assert ai.reason is not None and "(p only)" in ai.reason
 
 
-def test_the_win_bonus_is_the_levels_only_where_play_goes_on_after_a_win() -> None:
-    bonus = LEVELS["strong"].continuing_bonus
-    assert bonus < LEVELS["normal"].continuing_bonus
+def test_each_level_counts_its_own_win_bonus() -> None:
+    strong, normal = LEVELS["strong"], LEVELS["normal"]
+    assert strong.bonus > normal.bonus and strong.continuing_bonus < normal.continuing_bonus
     hk, sichuan = load_variant("hk"), load_variant("sichuan")
-    assert rules_of(hk, bonus) is rules_of(hk)
-    assert rules_of(sichuan, bonus).win_bonus == bonus != rules_of(sichuan).win_bonus
+    assert rules_of(hk, normal) is rules_of(hk)
+    assert rules_of(hk, strong).win_bonus == strong.bonus
+    assert rules_of(sichuan, strong).win_bonus == strong.continuing_bonus
+    assert rules_of(sichuan, normal).win_bonus == normal.continuing_bonus
+    assert rules_of(sichuan, strong).scorer is rules_of(sichuan, normal).scorer
+
+
+def test_strong_plays_the_faster_hand_where_a_win_ends_the_deal() -> None:
+    # Hong Kong, five steps from a half flush in characters and two honors, four from any
+    # hand: the normal level keeps the honors for the flush's faan; the strong level,
+    # counting winning at all for more, throws one for the faster hand.
+    deal = table("hk", {0: "2m5m5m6m8m1p5p9p2s4s8s1z2z"}, "1m")
+    normal, ai_normal = ask(deal, 0, "normal")
+    strong, ai_strong = ask(deal, 0, "strong")
+    assert normal.tile not in parse_tiles("1z2z"), ai_normal.reason
+    assert ai_normal.reason is not None and "(m and honors)" in ai_normal.reason
+    assert strong.tile in parse_tiles("1z2z"), ai_strong.reason
 
 
 def test_a_discard_does_not_deal_into_an_obvious_flush() -> None:

@@ -25,9 +25,9 @@ and what its wins would collect, from the compiled variant alone.
   (one standing for all where the pattern table counts the flowers only by number).
   A valid win is also worth a flat amount (:meth:`Rules.flat`): where play goes on after a
   win, what winning saves (the payments for the others' later wins), and a bonus
-  (:data:`FLAT_WIN` where a win ends the deal; where play goes on, the level's own:
-  player.Level.continuing_bonus): winning at all counts for more than the difference
-  between two wins.
+  (:data:`FLAT_WIN`, or the level's own: player.Level.bonus where a win ends the deal,
+  player.Level.continuing_bonus where play goes on): winning at all counts for more than
+  the difference between two wins.
   Gains are measured by a utility that grows slowly past the variant's usual wins (limit
   hands are not chased as their payment alone would say); losses in full.
 * The end of the wall: where the settlement pays ready hands when the wall runs out, a
@@ -65,7 +65,8 @@ if TYPE_CHECKING:
 #: win ends the deal: it stands for the others' wins it forestalls (which nothing else
 #: counts there) and for winning at all counting for more than the difference between two
 #: wins. Where play goes on after a win, what winning saves is counted apart
-#: (:meth:`Rules.exit_value`) and each level sets its own (player.Level.continuing_bonus).
+#: (:meth:`Rules.exit_value`). Each level may count its own, where a win ends the deal and
+#: where play goes on (player.Level.bonus, player.Level.continuing_bonus).
 FLAT_WIN = 3.0
 #: The scale of :meth:`Rules.utility`, in what a self-drawn win two above the minimum collects.
 UTILITY_SCALE = 0.5
@@ -226,8 +227,8 @@ class Rules:
 
     def __init__(self, variant: CompiledVariant) -> None:
         self.variant = variant
-        #: What any valid win is worth beside what it collects (:data:`FLAT_WIN`, or a level's own
-        #: where play goes on after a win: :meth:`with_bonus`).
+        #: What any valid win is worth beside what it collects (:data:`FLAT_WIN`, or a level's
+        #: own: :meth:`with_bonus`).
         self.win_bonus = FLAT_WIN
         self.analyst = analyst(variant)
         self.evaluator = self.analyst.evaluator
