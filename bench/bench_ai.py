@@ -38,6 +38,7 @@ import random
 import statistics
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -110,10 +111,10 @@ def _share_ci(walls: list[dict[str, Any]], seed: int, rounds: int = 2000) -> tup
 
 def _why(results: list[dict[str, Any]]) -> dict[str, Any]:
     """Where the tested kind's points come from and go, next to an opponent seat's average:
-    how often it wins and what its wins are worth, how often it deals in (its discard won
-    on) and what that costs, the other ends of a deal, the sets it claims, the complete
-    hands refused for the minimum; and how much of the points' variance the largest
-    deals carry."""
+    how often it wins and what its wins are worth (and how often each total is won), how
+    often it deals in (its discard won on) and what that costs, the other ends of a deal,
+    the sets it claims, the complete hands refused for the minimum; and how much of the
+    points' variance the largest deals carry."""
     deals = [d for w in results for d in w["why"]]
     n = len(deals)
 
@@ -151,6 +152,9 @@ def _why(results: list[dict[str, Any]]) -> dict[str, Any]:
             "wins_per_deal": round(wins / per, 4),
             "mean_win_total": round(statistics.fmean(win_totals), 2) if win_totals else 0,
             "median_win_total": statistics.median(win_totals) if win_totals else 0,
+            # The few large wins carry most of the points where the payments grow fast with
+            # the total (Hong Kong's doubling table): how often each total is won.
+            "wins_by_total": {str(t): round(c / per, 5) for t, c in sorted(Counter(win_totals).items())},
             "self_drawn_share": round(selfdrawn / wins, 3) if wins else 0,
             "deal_ins_per_deal": round(dealins / per, 4),
             "mean_deal_in_total": round(statistics.fmean(dealin_totals), 2) if dealin_totals else 0,
