@@ -57,10 +57,16 @@ Levels (:data:`LEVELS`):
   rose from 24.9% to 26.1% [25.2, 27.0] (at seed 2 25.2%; 6 and 8: 26.2% and 26.5% at
   seed 1, 25.8% and 25.7% at seed 2, its points a deal lower), and in MCR it stayed at
   26.3% [25.3, 27.3] (26.4% with 3, 26.0% with 6). With 1 its share in Hong Kong fell to
-  23.3%. Over 12,000 deals in Hong Kong its share is 25.9% [25.4, 26.4] at seed 1 and
-  25.4% [24.9, 26.0] at seed 2, its points a deal -8.7 and -13.7: a few limit hands carry
-  97-98% of their variance there: both sides' wins average about 4 faan, strong's with a
-  few more small hands and fewer limit hands (about 8 against 11 a seat at seed 1).
+  23.3%. Over 12,000 deals in Hong Kong its share is 25.9% [25.4, 26.4] at seed 1,
+  25.4% [24.9, 26.0] at seed 2 and 25.8% [25.3, 26.3] at seed 3, its points a deal -8.7,
+  -13.7 and -8.7: a few limit hands carry 97-98% of their variance there: both sides' wins
+  average about 4 faan, strong's with more small hands and fewer large ones (seed 3: 2,598
+  wins of 3-6 faan against 2,464 a normal seat, 153 of 7 and more against 173). With 3
+  there, the same 12,000 deals: 24.96% [24.50, 25.40], -5.3 points [-12.8, +2.2], as many
+  wins of each size as a normal seat (179 of 7 faan and more against 177): the draw ahead
+  two steps from ready neither gains nor loses there. A level counting large wins closer
+  to what they collect (the utility's scale x3) took 23.3-23.8% of the wins, x0.5 took
+  25.8-26.4% with its points lower (4,000 deals, seeds 1 and 2).
 
 A player reads only what its seat may know: its own hand, and the table (declared sets,
 discards, flowers, missing suits, the wall's length). Each decision leaves a one-line
