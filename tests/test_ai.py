@@ -362,15 +362,31 @@ def test_each_level_counts_its_own_win_bonus() -> None:
 
 
 def test_strong_plays_the_faster_hand_where_a_win_ends_the_deal() -> None:
-    # Hong Kong, five steps from a half flush in characters and two honors, four from any
-    # hand: the normal level keeps the honors for the flush's faan; the strong level,
-    # counting winning at all for more, throws one for the faster hand.
-    deal = table("hk", {0: "2m5m5m6m8m1p5p9p2s4s8s1z2z"}, "1m")
+    # Hong Kong, three steps from a half flush in characters and its one honor, two from
+    # any hand: the normal level keeps the honor for the flush's faan; the strong level,
+    # counting winning at all for more, throws it for the faster hand.
+    deal = table("hk", {0: "1m2m3m3m4m5m5m8m9m2p9p9p2s"}, "2z")
     normal, ai_normal = ask(deal, 0, "normal")
     strong, ai_strong = ask(deal, 0, "strong")
-    assert normal.tile not in parse_tiles("1z2z"), ai_normal.reason
+    assert normal.tile != parse_tiles("2z")[0], ai_normal.reason
     assert ai_normal.reason is not None and "(m and honors)" in ai_normal.reason
-    assert strong.tile in parse_tiles("1z2z"), ai_strong.reason
+    assert strong.tile == parse_tiles("2z")[0], ai_strong.reason
+
+
+def test_strong_keeps_a_large_hand_for_its_value(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Hong Kong, two steps from a half flush in bamboos with two honors, whose likeliest win
+    # pays 7 faan or more, and from a faster hand without them: judged as a large hand the
+    # strong level keeps the honors, as the normal level does; counting its own bonus on
+    # every hand, it would throw one for the faster, smaller win.
+    hand, extra = "7m4p7p3s3s3s4s5s6s6s7s8s4z", "6z"
+    honors = parse_tiles("4z6z")
+    strong, ai_strong = ask(table("hk", {0: hand}, extra), 0, "strong")
+    normal, _ = ask(table("hk", {0: hand}, extra), 0, "normal")
+    assert strong.tile not in honors and normal.tile not in honors, ai_strong.reason
+    assert ai_strong.reason is not None and "a large hand" in ai_strong.reason
+    monkeypatch.setitem(LEVELS, "strong", replace(LEVELS["strong"], large=0.0))
+    fast, ai_fast = ask(table("hk", {0: hand}, extra), 0, "strong")
+    assert fast.tile in honors, ai_fast.reason
 
 
 def test_a_discard_does_not_deal_into_an_obvious_flush() -> None:

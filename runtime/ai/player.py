@@ -52,21 +52,28 @@ Levels (:data:`LEVELS`):
   levels in Sichuan, 66.6% of the deals (they 68.0%) and +0.11 points a deal [+0.03,
   +0.19] (4,000 deals), where with 3 it gained nothing (+0.00 over 12,000). Where a win
   ends the deal the bonus also stands for the others' wins it forestalls, and the strong
-  level counts 4.5 (:attr:`Level.bonus`) against the normal level's 3: in duplicate play
-  against three normal levels, 4,000 deals at seed 1, its share of the wins in Hong Kong
-  rose from 24.9% to 26.1% [25.2, 27.0] (at seed 2 25.2%; 6 and 8: 26.2% and 26.5% at
-  seed 1, 25.8% and 25.7% at seed 2, its points a deal lower), and in MCR it stayed at
-  26.3% [25.3, 27.3] (26.4% with 3, 26.0% with 6). With 1 its share in Hong Kong fell to
-  23.3%. Over 12,000 deals in Hong Kong its share is 25.9% [25.4, 26.4] at seed 1,
-  25.4% [24.9, 26.0] at seed 2 and 25.8% [25.3, 26.3] at seed 3, its points a deal -8.7,
-  -13.7 and -8.7: a few limit hands carry 97-98% of their variance there: both sides' wins
-  average about 4 faan, strong's with more small hands and fewer large ones (seed 3: 2,598
-  wins of 3-6 faan against 2,464 a normal seat, 153 of 7 and more against 173). With 3
-  there, the same 12,000 deals: 24.96% [24.50, 25.40], -5.3 points [-12.8, +2.2], as many
-  wins of each size as a normal seat (179 of 7 faan and more against 177): the draw ahead
-  two steps from ready neither gains nor loses there. A level counting large wins closer
-  to what they collect (the utility's scale x3) took 23.3-23.8% of the wins, x0.5 took
-  25.8-26.4% with its points lower (4,000 deals, seeds 1 and 2).
+  level counts 6 (:attr:`Level.bonus`) against the normal level's 3, except on a hand
+  heading for a large win (its likeliest valuable completion, judged with 3, collecting
+  16 times a win at the minimum or more: 7 faan in Hong Kong; :attr:`Level.large`),
+  judged with 3. A larger bonus alone buys its wins by giving up large hands: with 4.5
+  on every hand, in duplicate play against three normal levels in Hong Kong over 12,000
+  deals, its share of the wins was 25.9% [25.4, 26.4], 25.4% [24.9, 26.0] and 25.8%
+  [25.3, 26.3] at seeds 1-3, its points a deal -8.7, -13.7 and -8.7, with more small
+  wins and fewer large ones (seed 3: 2,598 of 3-6 faan against 2,464 a normal seat, 153
+  of 7 and more against 173); with 3 (only the draw ahead differing), 24.96% [24.50,
+  25.40], -5.3 points, as many wins of each size as a normal seat. Large hands judged
+  with 3 and the others with 6, the same deals: 25.5% [25.0, 26.0], 25.1% [24.6, 25.6]
+  and 25.4% [24.9, 25.9], points -6.8, -4.5 and -1.5 (each ±8-9), its wins of 7 faan
+  and more as many as a normal seat's (seed 3: 174 against 176); with 4.5 and the large
+  hands kept, 25.3% and -3.2 (seed 3). In MCR (where no hand is that large) it takes
+  26.0% [25.0, 27.0] (4,000 deals; 26.3% with 4.5, 26.4% with 3). A few limit hands
+  carry 97-98% of the variance of the points a deal in Hong Kong. Neither a level
+  counting large wins closer to what they collect (the utility's scale x3: 23.3-23.8%
+  of the wins) nor a deal-ending hazard twice as high (value.END_HAZARD: 26.0% of the
+  wins, -10.3 points, seed 3; among AI players the chance model foresees about twice
+  the wins that come one to three steps from ready, bench/bench_chance.py with four AI
+  players, where against three baselines, which its constants were fitted to, it is a
+  third high at most) did better.
 
 A player reads only what its seat may know: its own hand, and the table (declared sets,
 discards, flowers, missing suits, the wall's length). Each decision leaves a one-line
@@ -109,6 +116,11 @@ class Level:
     #: where a win ends the deal and where play goes on after a win.
     bonus: float = FLAT_WIN
     continuing_bonus: float = FLAT_WIN
+    #: Where a win ends the deal and :attr:`bonus` is not :data:`value.FLAT_WIN`: a hand whose
+    #: likeliest valuable completion, judged with FLAT_WIN, collects at least this many times
+    #: a win at the minimum is judged with FLAT_WIN (0: never). A larger bonus buys speed, and
+    #: without this it buys it by giving up large hands for small ones.
+    large: float = 0.0
 
     def win_bonus(self, continues: bool) -> float:
         """The level's win bonus in a variant where play goes on after a win, or not."""
@@ -120,7 +132,7 @@ LEVELS: dict[str, Level] = {
     "normal": Level("normal", Depth(slack=1, limit=3, breadth=0, plans=2, reach=1), "threat", 0.0, ahead=3,
                     continuing_bonus=8.0),
     "strong": Level("strong", Depth(slack=1, limit=3, breadth=0, plans=2, reach=1), "threat", 0.0, ahead=3, far=2,
-                    bonus=4.5, continuing_bonus=1.0),
+                    bonus=6.0, continuing_bonus=1.0, large=16.0),
 }
 
 #: The share of the hand's own value a discard risks where another player's win would end
@@ -135,6 +147,9 @@ CLOSE = 0.1
 #: normal's deals won against three baselines in Sichuan up at each seed tried, over 20,000
 #: deals 69.66% -> 69.82% and 70.64% -> 70.75%, its points a deal level or up).
 MISSING_SLACK = 0
+
+#: What a decision's reason adds when the hand was judged as a large one (:attr:`Level.large`).
+_LARGE_NOTE = f"; a large hand, judged with the win bonus {FLAT_WIN:g}"
 
 #: Each variant's rules objects, by win bonus (made once and kept, sharing their caches).
 _rules: PerVariant[dict[float, Rules]] = PerVariant(lambda variant: {FLAT_WIN: Rules(variant)})
@@ -266,13 +281,22 @@ class AIPlayer:
         allowed = sorted({o.tile for o in decision.options if o.do == "discard" and o.tile is not None})
         counts = seen.counts
         floor = rules.unseen_value(seen)
-        ranked = self._ranked(deal, seen, rules, counts, seen.melds, allowed, found, floor)
+        plain = self._plain(rules)
+        ranked = self._ranked(deal, seen, plain or rules, counts, seen.melds, allowed, found, floor)
+        large = False
+        if plain is not None:
+            large = self._large(plain, seen, ranked[0][2])
+            if large:
+                rules = plain
+            else:
+                ranked = self._ranked(deal, seen, rules, counts, seen.melds, allowed, found, floor)
         if self.level.ahead and self.level.depth is not None and ranked[0][2].shanten == 1:
             ranked = self._ahead(seen, rules, counts, ranked)
         elif self.level.far and self.level.depth is not None and ranked[0][2].shanten == 2:
             ranked = self._far(seen, rules, counts, ranked, floor)
         best_score, best_kind, _, _ = ranked[0]
-        choice = _Choice(_discard(decision, deal, best_kind), best_score, _discard_note(ranked))
+        note = _discard_note(ranked) + (_LARGE_NOTE if large else "")
+        choice = _Choice(_discard(decision, deal, best_kind), best_score, note)
         for o in decision.options:
             if o.do != "kong" or o.tile is None:
                 continue
@@ -281,6 +305,20 @@ class AIPlayer:
                 choice = _Choice(o, score, f"kong {CODES[o.tile]}: {score:.2f} ({text}); best discard "
                                            f"{CODES[best_kind]} {best_score:.2f}")
         return choice
+
+    def _plain(self, rules: Rules) -> Rules | None:
+        """The rules with :data:`value.FLAT_WIN`, where this level judges large hands by
+        them and its own rules count another bonus (:attr:`Level.large`); else None."""
+        if not self.level.large or rules.continues or rules.win_bonus == FLAT_WIN:
+            return None
+        return rules_of(rules.variant)
+
+    def _large(self, plain: Rules, seen: Seen, est: Estimate) -> bool:
+        """Whether the hand ``est`` judges heads for a large win (:attr:`Level.large`)."""
+        if est.best < 0:
+            return False
+        least = plain.income(max(plain.minimum, 0), True, seen.seat, seen.out, seen.dealer)
+        return plain.income(est.best, True, seen.seat, seen.out, seen.dealer) >= self.level.large * max(least, 1)
 
     def _ahead(self, seen: Seen, rules: Rules, counts: list[int],
                ranked: list[tuple[float, int, Estimate, float]]) -> list[tuple[float, int, Estimate, float]]:
@@ -370,7 +408,15 @@ class AIPlayer:
         if not claims:
             return _Choice(Action("pass"), 0.0,
                            f"pass: every claim takes the hand further from ready (shanten {now_shanten})")
-        now = self._judge(rules, seen, seen.counts, seen.melds)
+        plain = self._plain(rules)
+        now = self._judge(plain or rules, seen, seen.counts, seen.melds)
+        large = False
+        if plain is not None:
+            large = self._large(plain, seen, now)
+            if large:
+                rules = plain
+            else:
+                now = self._judge(rules, seen, seen.counts, seen.melds)
         pass_score = self._score(now)
         ahead = bool(self.level.ahead) and self.level.depth is not None
         if ahead and now.shanten == 1:
@@ -409,6 +455,8 @@ class AIPlayer:
                 best = _Choice(o, score, f"{o.label()}: {score:.2f} ({text}) against pass {pass_score:.2f}")
         if best.action.do == "pass" and notes:
             best.note = f"{best.note}; " + ", ".join(notes)
+        if large:
+            best.note += _LARGE_NOTE
         return best
 
     def _claim_margin(self, pass_score: float) -> float:
