@@ -63,7 +63,8 @@ Levels (:data:`LEVELS`):
   of 7 and more against 173); with 3 (only the draw ahead differing), 24.96% [24.50,
   25.40], -5.3 points, as many wins of each size as a normal seat. Large hands judged
   with 3 and the others with 6, the same deals: 25.5% [25.0, 26.0], 25.1% [24.6, 25.6]
-  and 25.4% [24.9, 25.9], points -6.8, -4.5 and -1.5 (each ±8-9), its wins of 7 faan
+  and 25.4% [24.9, 25.9], points -6.8, -4.5 and -1.5 (each ±8-10; seed 4: 25.3%, -1.4;
+  the four seeds together 25.3% [25.1, 25.6] and -3.5 [-8.0, +0.9]), its wins of 7 faan
   and more as many as a normal seat's (seed 3: 174 against 176); with 4.5 and the large
   hands kept, 25.3% and -3.2 (seed 3). In MCR (where no hand is that large) it takes
   26.0% [25.0, 27.0] (4,000 deals; 26.3% with 4.5, 26.4% with 3). A few limit hands
