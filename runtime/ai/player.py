@@ -84,8 +84,9 @@ reason in :attr:`AIPlayer.reason`: the choice and the best alternatives with the
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from cardavia.compiler.model.hand import Meld
 from cardavia.compiler.model.tiles import CODES, SUITS
@@ -148,6 +149,8 @@ CLOSE = 0.1
 #: normal's deals won against three baselines in Sichuan up at each seed tried, over 20,000
 #: deals 69.66% -> 69.82% and 70.64% -> 70.75%, its points a deal level or up).
 MISSING_SLACK = 0
+
+_T = TypeVar("_T")
 
 #: What a decision's reason adds when the hand was judged as a large one (:attr:`Level.large`).
 _LARGE_NOTE = f"; a large hand, judged with the win bonus {FLAT_WIN:g}"
@@ -282,15 +285,9 @@ class AIPlayer:
         allowed = sorted({o.tile for o in decision.options if o.do == "discard" and o.tile is not None})
         counts = seen.counts
         floor = rules.unseen_value(seen)
-        plain = self._plain(rules)
-        ranked = self._ranked(deal, seen, plain or rules, counts, seen.melds, allowed, found, floor)
-        large = False
-        if plain is not None:
-            large = self._large(plain, seen, ranked[0][2])
-            if large:
-                rules = plain
-            else:
-                ranked = self._ranked(deal, seen, rules, counts, seen.melds, allowed, found, floor)
+        rules, ranked, large = self._by_size(
+            rules, seen, lambda r: self._ranked(deal, seen, r, counts, seen.melds, allowed, found, floor),
+            lambda ranked: ranked[0][2])
         if self.level.ahead and self.level.depth is not None and ranked[0][2].shanten == 1:
             ranked = self._ahead(seen, rules, counts, ranked)
         elif self.level.far and self.level.depth is not None and ranked[0][2].shanten == 2:
@@ -307,12 +304,18 @@ class AIPlayer:
                                            f"{CODES[best_kind]} {best_score:.2f}")
         return choice
 
-    def _plain(self, rules: Rules) -> Rules | None:
-        """The rules with :data:`value.FLAT_WIN`, where this level judges large hands by
-        them and its own rules count another bonus (:attr:`Level.large`); else None."""
+    def _by_size(self, rules: Rules, seen: Seen, judge: Callable[[Rules], _T],
+                 estimate: Callable[[_T], Estimate]) -> tuple[Rules, _T, bool]:
+        """``judge`` run with the rules the hand is judged by: those with :data:`value.FLAT_WIN`
+        when it heads for a large win (:attr:`Level.large`; its ``estimate`` there says), else
+        ``rules``, the level's own; the rules, the judgement, and whether the hand was large."""
         if not self.level.large or rules.continues or rules.win_bonus == FLAT_WIN:
-            return None
-        return rules_of(rules.variant)
+            return rules, judge(rules), False
+        plain = rules_of(rules.variant)
+        got = judge(plain)
+        if self._large(plain, seen, estimate(got)):
+            return plain, got, True
+        return rules, judge(rules), False
 
     def _large(self, plain: Rules, seen: Seen, est: Estimate) -> bool:
         """Whether the hand ``est`` judges heads for a large win (:attr:`Level.large`)."""
@@ -409,15 +412,8 @@ class AIPlayer:
         if not claims:
             return _Choice(Action("pass"), 0.0,
                            f"pass: every claim takes the hand further from ready (shanten {now_shanten})")
-        plain = self._plain(rules)
-        now = self._judge(plain or rules, seen, seen.counts, seen.melds)
-        large = False
-        if plain is not None:
-            large = self._large(plain, seen, now)
-            if large:
-                rules = plain
-            else:
-                now = self._judge(rules, seen, seen.counts, seen.melds)
+        rules, now, large = self._by_size(rules, seen, lambda r: self._judge(r, seen, seen.counts, seen.melds),
+                                          lambda est: est)
         pass_score = self._score(now)
         ahead = bool(self.level.ahead) and self.level.depth is not None
         if ahead and now.shanten == 1:
