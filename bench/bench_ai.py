@@ -158,6 +158,7 @@ def _why(results: list[dict[str, Any]]) -> dict[str, Any]:
             "self_drawn_share": round(selfdrawn / wins, 3) if wins else 0,
             "deal_ins_per_deal": round(dealins / per, 4),
             "mean_deal_in_total": round(statistics.fmean(dealin_totals), 2) if dealin_totals else 0,
+            "deal_ins_by_total": {str(t): round(c / per, 5) for t, c in sorted(Counter(dealin_totals).items())},
             "points_per_deal_by_end": {k: round(v / per, 3) for k, v in by_end.items()},
             "claims_per_deal": round(claims / per, 3),
             "refused_per_deal": round(refused / per, 4),

@@ -424,6 +424,47 @@ def test_a_discard_does_not_deal_into_an_obvious_flush() -> None:
     assert "risk" in (ai.reason or "")
 
 
+def _seat_2_pungs_two_dragons() -> Deal:
+    """Hong Kong: seat 1 throws 5z and 6z in turn and seat 2 pungs both; stops at seat 0's
+    turn, its hand 1m2m3m 5m6m7m 2p3p4p 7s8s, 1s, 4s and the third dragon, 7z."""
+    deal = table("hk", {0: "1m2m3m5m6m7m2p3p4p7s8s1s7z", 1: "5z6z1m4m7m1p4p7p1s4s7s2z3z",
+                        2: "5z5z6z6z2m3m9m9m5p6p3s5s1z"}, "9p", draws="2z4z4z2s2s4s")
+    dragons = parse_tiles("5z6z")
+    throws = {0: parse_tiles("9p"), 1: list(dragons), 2: parse_tiles("1z3s")}
+    while True:
+        decision = deal.pending()[0]
+        seat = decision.seat
+        if seat == 0 and decision.kind == "turn" and len(deal.melds[2]) == 2:
+            return deal
+        if decision.kind == "turn" and throws.get(seat):
+            deal.act(seat, Action("discard", tile=throws[seat].pop(0)))
+        elif decision.kind == "turn":
+            assert decision.drawn is not None
+            deal.act(seat, Action("discard", tile=deal.kinds[decision.drawn]))
+        else:
+            deal.act(seat, Action("pung") if seat == 2 and decision.tile in dragons else Action("pass"))
+
+
+def test_strong_does_not_throw_the_third_dragon(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Against two declared dragon pungs a win on the third dragon is a limit hand (great
+    three dragons): reading what a win on each tile would cost, the strong level keeps its
+    7z and throws a stray; the normal level, and the strong level without that reading,
+    throw the 7z (a plausible win of that table is small)."""
+    seven = parse_tiles("7z")[0]
+    deal = _seat_2_pungs_two_dragons()
+    found = threats(deal, 0, rules_of(deal.variant), seen_of(deal, 0, rules_of(deal.variant)), per_tile=True)
+    two = next(t for t in found if t.seat == 2)
+    assert two.big and two.cost_of(seven) > 100 * two.cost
+    strong, ai = ask(deal, 0, "strong")
+    assert strong.do == "discard" and strong.tile != seven, ai.reason
+    assert "risk" in (ai.reason or "")
+    normal, ai_normal = ask(deal, 0, "normal")
+    assert normal.tile == seven, ai_normal.reason
+    monkeypatch.setitem(LEVELS, "strong", replace(LEVELS["strong"], per_tile=False))
+    unread, ai_unread = ask(deal, 0, "strong")
+    assert unread.tile == seven, ai_unread.reason
+
+
 def _seat_2_pungs_dots(deal: Deal, throws: dict[int, str]) -> Decision:
     """Play ``deal`` on: seats 0, 1 and 3 throw the tiles given, in turn; seat 2 pungs every
     tile it can and throws honors. Stops at seat 0's claim decision on seat 3's last throw."""

@@ -123,6 +123,9 @@ class Level:
     #: a win at the minimum is judged with FLAT_WIN (0: never). A larger bonus buys speed, and
     #: without this it buys it by giving up large hands for small ones.
     large: float = 0.0
+    #: Whether what a win on each tile would cost is read from an opponent's declared sets
+    #: (defence.threats' ``per_tile``), and an opponent whose sets show a big hand defended against.
+    per_tile: bool = False
 
     def win_bonus(self, continues: bool) -> float:
         """The level's win bonus in a variant where play goes on after a win, or not."""
@@ -134,7 +137,7 @@ LEVELS: dict[str, Level] = {
     "normal": Level("normal", Depth(slack=1, limit=3, breadth=0, plans=2, reach=1), "threat", 0.0, ahead=3,
                     continuing_bonus=8.0),
     "strong": Level("strong", Depth(slack=1, limit=3, breadth=0, plans=2, reach=1), "threat", 0.0, ahead=3, far=2,
-                    bonus=6.0, continuing_bonus=1.0, large=16.0),
+                    bonus=6.0, continuing_bonus=1.0, large=16.0, per_tile=True),
 }
 
 #: The share of the hand's own value a discard risks where another player's win would end
@@ -227,7 +230,7 @@ class AIPlayer:
             return False
         if mode == "always":
             return True
-        return seen.lateness > 0.6 or any(t.ready >= 0.45 or t.suit is not None for t in found)
+        return seen.lateness > 0.6 or any(t.ready >= 0.45 or t.suit is not None or t.big for t in found)
 
     def _ranked(self, deal: Deal, seen: Seen, rules: Rules, counts: list[int], melds: tuple[Meld, ...],
                 allowed: list[int], found: list[Threat] | None,
@@ -281,7 +284,7 @@ class AIPlayer:
         seat = decision.seat
         rules = self.rules(deal)
         seen = seen_of(deal, seat, rules)
-        found = threats(deal, seat, rules, seen) if self.level.defence != "none" else None
+        found = threats(deal, seat, rules, seen, self.level.per_tile) if self.level.defence != "none" else None
         allowed = sorted({o.tile for o in decision.options if o.do == "discard" and o.tile is not None})
         counts = seen.counts
         floor = rules.unseen_value(seen)
@@ -419,7 +422,7 @@ class AIPlayer:
         if ahead and now.shanten == 1:
             assert self.level.depth is not None
             pass_score = look_ahead(rules, seen, list(seen.counts), seen.melds, self.level.depth)
-        found = threats(deal, seat, rules, seen) if self.level.defence != "none" else []
+        found = threats(deal, seat, rules, seen, self.level.per_tile) if self.level.defence != "none" else []
         defending = self._defending(seen, found)
         stake = STAKE * max(now.ev, 0.0) if rules.ends_next(seen) else 0.0
         if defending:

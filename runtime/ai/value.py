@@ -269,6 +269,8 @@ class Rules:
         self._tails: dict[tuple[int, int], tuple[tuple[float, ...], ...]] = {}
         #: A plausible win's total for an opponent's table (defence.py), by what it depends on.
         self.plausible: dict[tuple[object, ...], int] = {}
+        #: The same for a win on each kind, completing a pung, the pair or a chow.
+        self.plausible_by_tile: dict[tuple[object, ...], tuple[tuple[int, int, int], ...]] = {}
         nobody = (False,) * self.players
         pays = win_payments(self.settlement, 0, None, max(self.minimum, 0) + 1, {"self_drawn": True}, 1, nobody)
         #: What one opponent pays for a self-drawn win one above the minimum.
