@@ -263,7 +263,8 @@ class _Table:
         self.open_suits = [s for s in range(3) if s != self.missing and rules.suits[s]]
 
     def total(self, suit: int | None) -> int:
-        """Chows of the suit(s), from the middle out, where copies are left; then a pair."""
+        """The plausible win's total: the sets completed with chows of the suit(s), from the
+        middle out, where copies are left, then a pair."""
         if self.need < 0 or not self.open_suits:
             return self.rules.minimum
         concealed = self._complete(list(self.used), [], self.need, True, suit)
