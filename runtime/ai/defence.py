@@ -103,8 +103,9 @@ class Threat:
 
     @property
     def big(self) -> bool:
-        """Whether a win on some tile would cost far more than a plausible win (:data:`BIG`)."""
-        return self.costs is not None and max(self.costs) >= BIG * self.cost
+        """Whether a win on some tile would cost far more than a plausible win (:data:`BIG`;
+        never where the plausible win costs nothing more than it would anyway)."""
+        return self.costs is not None and self.cost > 0 and max(self.costs) >= BIG * self.cost
 
 
 def _suit_of(kind: int) -> int:
