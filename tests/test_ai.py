@@ -452,7 +452,8 @@ def test_strong_does_not_throw_the_third_dragon(monkeypatch: pytest.MonkeyPatch)
     throw the 7z (a plausible win of that table is small)."""
     seven = parse_tiles("7z")[0]
     deal = _seat_2_pungs_two_dragons()
-    found = threats(deal, 0, rules_of(deal.variant), seen_of(deal, 0, rules_of(deal.variant)), per_tile=True)
+    rules = rules_of(deal.variant)
+    found = threats(deal, 0, rules, seen_of(deal, 0, rules), per_tile=True)
     two = next(t for t in found if t.seat == 2)
     assert two.big and two.cost_of(seven) > 100 * two.cost
     strong, ai = ask(deal, 0, "strong")

@@ -55,11 +55,11 @@ Levels (:data:`LEVELS`):
   25.1% and 25.3% of the wins and -4.1, -4.3 and -1.8 points a deal, where without the
   reading it took 25.5%, 25.1% and 25.4%, -6.8, -4.5 and -1.5 (each ±8-10). A win's flat
   worth differs from the normal level's. Where play goes on after a win (Sichuan), it
-  plays for points rather than for winning at all: 1
-  (:attr:`Level.continuing_bonus`) where the normal level counted 3, then 8. With 1
-  against 3 it won fewer deals, bigger hands: in duplicate play against three normal
-  levels in Sichuan, 66.6% of the deals (they 68.0%) and +0.11 points a deal [+0.03,
-  +0.19] (4,000 deals), where with 3 it gained nothing (+0.00 over 12,000). Where a win
+  plays for points rather than for winning at all: 1 (:attr:`Level.continuing_bonus`)
+  where the normal level counted 3, then 8. With 1 against 3 it won fewer deals, bigger
+  hands: in duplicate play against three normal levels in Sichuan, 66.6% of the deals
+  (they 68.0%) and +0.11 points a deal [+0.03, +0.19] (4,000 deals), where with 3 it
+  gained nothing (+0.00 over 12,000). Where a win
   ends the deal the bonus also stands for the others' wins it forestalls, and the strong
   level counts 6 (:attr:`Level.bonus`) against the normal level's 3, except on a hand
   heading for a large win (its likeliest valuable completion, judged with 3, collecting
@@ -77,8 +77,8 @@ Levels (:data:`LEVELS`):
   and more as many as a normal seat's (seed 3: 174 against 176); with 4.5 and the large
   hands kept, 25.3% and -3.2 (seed 3). In MCR (where no hand is that large) it takes
   26.0% [25.0, 27.0] (4,000 deals; 26.1% [25.1, 27.0] reading each tile's cost, 26.3%
-  with 4.5, 26.4% with 3). A few limit hands
-  carry 97-98% of the variance of the points a deal in Hong Kong. Neither a level
+  with 4.5, 26.4% with 3). A few limit hands carry 97-98% of the variance of the points
+  a deal in Hong Kong. Neither a level
   counting large wins closer to what they collect (the utility's scale x3: 23.3-23.8%
   of the wins) nor a deal-ending hazard twice as high (value.END_HAZARD: 26.0% of the
   wins, -10.3 points, seed 3; among AI players the chance model foresees about twice
