@@ -323,6 +323,24 @@ def test_strong_judges_its_close_discards_one_draw_ahead() -> None:
     assert ai.reason is not None and float(ai.reason.split()[2]) == pytest.approx(ahead[strong.tile], abs=0.01)
 
 
+def test_strong_weighs_a_claim_two_steps_from_ready_one_draw_ahead() -> None:
+    # Two steps from ready (seven pairs, or sets), seat 1 is offered the dealer's 3p for a
+    # chow with 1p2p: it leaves a hand one step from ready whose completions make no valid
+    # win, where passing keeps the concealed hand's pairs. The normal level judges the chow
+    # one draw ahead (its best discard is one step from ready) and passing as it is, and
+    # chows; the strong level judges passing one draw ahead too, and passes, with the score
+    # that look-ahead gives. (Here the hand is a large one: both levels count the same bonus.)
+    deal = table("hk", {0: "2m8m3p3p6p7p8p9p1z1z2z4z5z", 1: "3m3m4m5m5m7m9m9m1p2p6p6p7p"}, "2z")
+    deal.act(0, Action("discard", tile=parse_tiles("3p")[0]))
+    normal, _ = ask(deal, 1, "normal")
+    strong, ai = ask(deal, 1, "strong")
+    assert normal.do == "chow" and strong.do == "pass", ai.reason
+    rules = rules_of(deal.variant)
+    seen = seen_of(deal, 1, rules)
+    passing = draw_ahead(rules, seen, list(seen.counts), seen.melds, LEVELS["strong"].depth)
+    assert ai.reason is not None and float(ai.reason.split()[1]) == pytest.approx(passing, abs=0.01)
+
+
 def test_further_from_ready_strong_discards_as_normal_does(monkeypatch: pytest.MonkeyPatch) -> None:
     # Five steps from ready in the plan it heads for (characters and honors), 4p, 5p, 8p
     # and 1s are equal for the normal level; so far away the draws to try multiply and the
