@@ -48,8 +48,9 @@ Levels (:data:`LEVELS`):
   and -0.0 points a deal (each ±8-10); with claims weighed so, 25.5% and 25.4%, -4.2 and
   -1.6 (seeds 1 and 3); with the best three within 20% too, 25.8%, 25.2%, 25.3% and
   25.6%, +5.4, -2.1, +2.5 and -0.9 (the four seeds together 25.5% [25.2, 25.7] and +1.2
-  [-4.0, +6.5], where before 25.3% [25.1, 25.6] and -2.6 [-7.0, +1.9]); its median
-  decision 1.26-1.34 ms (1.14-1.19 before). Further
+  [-4.0, +6.5], where before 25.3% [25.1, 25.6] and -2.6 [-7.0, +1.9]; seed 5, run
+  after the choice, 25.0% and +2.2); its median decision 1.26-1.34 ms (1.14-1.19
+  before). Further
   from ready the draws to try multiply: judging those too made 55% of the calls in Hong
   Kong and 65% in MCR, and three quarters of their time, and MCR's gain over the normal
   level held without them (26.4% of the wins [25.4, 27.4] against 26.5% [25.2, 27.7] in
