@@ -42,15 +42,15 @@ Levels (:data:`LEVELS`):
   offered two steps from ready is weighed so too, passing and the claim's best discards
   each judged one draw ahead (the normal level looks ahead only from one step, and there
   a claim that makes the hand one step from ready was judged a draw ahead against a pass
-  judged as it is). With the best two within 10%, and claims as the normal level weighs
-  them, in duplicate play against three normal levels in Hong Kong (12,000 deals at each
-  of seeds 1-4) it took 25.5%, 25.1%, 25.3% and 25.3% of the wins and -4.1, -4.3, -1.8
-  and -0.0 points a deal (each ±8-10); with claims weighed so, 25.5% and 25.4%, -4.2 and
-  -1.6 (seeds 1 and 3); with the best three within 20% too, 25.8%, 25.2%, 25.3% and
-  25.6%, +5.4, -2.1, +2.5 and -0.9 (the four seeds together 25.5% [25.2, 25.7] and +1.2
-  [-4.0, +6.5], where before 25.3% [25.1, 25.6] and -2.6 [-7.0, +1.9]; seed 5, run
-  after the choice, 25.0% and +2.2); its median decision 1.26-1.34 ms (1.14-1.19
-  before). Further
+  judged as it is). In duplicate play against three normal levels in Hong Kong (12,000
+  deals at each of seeds 1-4), with the best two within 10% and claims weighed as the
+  normal level weighs them, it took 25.3% of the wins [25.1, 25.6] and -2.6 points a deal
+  [-7.0, +1.9] (the four seeds together; seeds 1-3 each below); with claims weighed
+  so, 25.5% and 25.4%, -4.2 and -1.6 (seeds 1 and 3, where it took 25.5% and 25.3%, -4.1
+  and -1.8); with the best three within 20% too, 25.8%, 25.2%, 25.3% and 25.6%, +5.4,
+  -2.1, +2.5 and -0.9 (each ±8-10; together 25.5% [25.2, 25.7] and +1.2 [-4.0, +6.5];
+  seed 5, run after the choice, 25.0% and +2.2); its median decision 1.26-1.34 ms
+  (1.14-1.19 before). Further
   from ready the draws to try multiply: judging those too made 55% of the calls in Hong
   Kong and 65% in MCR, and three quarters of their time, and MCR's gain over the normal
   level held without them (26.4% of the wins [25.4, 27.4] against 26.5% [25.2, 27.7] in
