@@ -66,7 +66,8 @@ def ask(deal: Deal, seat: int, level: str = "normal") -> tuple[Action, AIPlayer]
 # ------------------------------------------------------------------ properties
 
 class _Checked:
-    """Plays a controller, checking each answer is an option and each valid win offered is taken."""
+    """Plays a controller, checking each answer is an option and each valid win offered is
+    taken (by an AI, unless it holds its hand for a far larger win, and says so)."""
 
     def __init__(self, kind: str, seed: int) -> None:
         self.kind = kind
@@ -79,7 +80,8 @@ class _Checked:
         if any(o.do == "win" for o in decision.options):
             self.wins_offered += 1
             if self.kind.startswith("ai"):
-                assert action.do == "win", f"{self.kind} passed a valid win"
+                reason = getattr(self.controller, "reason", None) or ""
+                assert action.do == "win" or reason.startswith("pass the win"), f"{self.kind} passed a valid win"
         return action
 
 
@@ -639,3 +641,29 @@ def test_a_hand_that_counts_on_having_no_flowers_is_worth_less_while_flowers_may
     assert 0 < unsure.ev < sure.ev and unsure.value < sure.value
     sichuan = table("sichuan", {}, "1m")
     assert seen_of(sichuan, 0, rules_of(sichuan.variant)).flowers_left == ()
+
+
+def test_strong_holds_a_hand_that_is_a_limit_hand_self_drawn(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Seat 1 holds four concealed pungs' shape waiting on 5s and 7z. Won on the dealer's 5s
+    # it is all pungs; self-drawn, either wait makes it a limit hand (24,576 points). The
+    # normal level wins at once; the strong level passes, three copies still unseen, and
+    # takes the win when it holds only for more than the kept hand is worth.
+    deal = table("hk", {0: "5s1p2p3p4p5p6p7p8p1z2z3z4z", 1: "1m1m1m9p9p9p2s2s2s5s5s7z7z"}, "6z")
+    deal.act(0, Action("discard", tile=parse_tiles("5s")[0]))
+    normal, _ = ask(deal, 1, "normal")
+    strong, ai = ask(deal, 1, "strong")
+    assert normal.do == "win" and strong.do == "pass", ai.reason
+    rules = rules_of(deal.variant)
+    seen = seen_of(deal, 1, rules)
+    final = list(seen.counts)
+    final[parse_tiles("5s")[0]] += 1
+    on_discard, self_drawn = rules.totals(seen, seen.melds, tuple(final), parse_tiles("5s")[0])
+    now = rules.income(on_discard, False, 1, seen.out)
+    assert self_drawn == 13 and on_discard < 13
+    est = rules.ready(seen, list(seen.counts), seen.melds, points=True)
+    kept = est.ev
+    assert ai.reason == f"pass the win on 5s (collects {now}): the hand kept collects {kept:.0f} ({est.summary()})"
+    assert kept > LEVELS["strong"].holds_for * now
+    monkeypatch.setitem(LEVELS, "strong", replace(LEVELS["strong"], holds_for=kept / now + 1))
+    strong, ai = ask(deal, 1, "strong")
+    assert strong.do == "win", ai.reason

@@ -16,9 +16,16 @@ Every decision is scored in one unit, what the seat can expect to collect (hands
 * a missing suit: the hand with that suit given up, judged the same way;
 * the tiles to pass on before play (an exchange): the runtime's sound default, the suit
   held least and the tiles that help least (runtime/exchange.py);
-* a win: taken whenever it is offered (passing a small self-drawn win for a larger one
-  close by, which the strong level once did, cost it points in Sichuan, where winning
-  early saves the payments for the others' later wins, and gained nothing elsewhere).
+* a win: taken whenever it is offered, but for one case at the strong level where a win
+  ends the deal: a win on a discard is passed when the ready hand kept is expected to
+  collect :attr:`Level.holds_for` times as much, in points (Rules.ready with ``points``:
+  what its waits' wins collect, no utility, no flat worth). That is a hand whose
+  self-drawn win is a limit hand (four concealed pungs, in Hong Kong) offered the few faan
+  of the same tiles won on a discard: its chance is its waits', counted, not the rough
+  chance of a far hand that the utility's log damps. Passing a small self-drawn win for a
+  larger one close by, judged in the utility's units, which the strong level once did,
+  cost it points in Sichuan, where winning early saves the payments for the others' later
+  wins, and gained nothing elsewhere.
 
 Levels (:data:`LEVELS`):
 
@@ -91,7 +98,14 @@ Levels (:data:`LEVELS`):
   26.5% [25.4, 27.6] and +0.77 points a deal [+0.07, +1.47] (4,000 deals; before claims
   and more discards were judged a draw ahead 26.1% [25.1, 27.0] and +0.31, 26.3% with a
   bonus of 4.5, 26.4% with 3). A few limit hands carry 97-98% of the variance of the points
-  a deal in Hong Kong. Neither a level
+  a deal in Hong Kong. It holds a ready hand whose self-drawn win is a limit hand against
+  a win on a discard (:attr:`Level.holds_for`, 10; "a win", above): in Hong Kong, 12,000
+  deals at each of seeds 1-5, its points a deal were +7.2, +3.9, +10.6, +1.0 and +6.1
+  (taking every win: +5.4, -2.1, +2.5, -0.9 and +2.2), its share of the wins 25.6%,
+  25.1%, 25.2%, 25.4% and 24.9% (25.8%, 25.2%, 25.3%, 25.6% and 25.0%), its limit hands
+  50 (39; a normal seat 35.5); the five together, 25.3% [25.0, 25.5] and +5.8 [+0.5,
+  +11.0] (25.4% [25.1, 25.6] and +1.4 [-3.2, +6.0]). Holding for 3 times as much also
+  held for wins of a few faan more self-drawn, passing some it then lost. Neither a level
   counting large wins closer to what they collect (the utility's scale x3: 23.3-23.8%
   of the wins) nor a deal-ending hazard twice as high (value.END_HAZARD: 26.0% of the
   wins, -10.3 points, seed 3; among AI players the chance model foresees about twice
@@ -151,6 +165,11 @@ class Level:
     #: Whether what a win on each tile would cost is read from an opponent's declared sets
     #: (defence.threats' ``per_tile``), and an opponent whose sets show a big hand defended against.
     per_tile: bool = False
+    #: Where a win ends the deal: a win on a discard is passed when the ready hand kept is
+    #: expected to collect this many times what the win does, in points (0: every win is
+    #: taken). "Clearly more": the chance model foresees up to twice the wins that come
+    #: among AI players, and a win passed leaves the others theirs.
+    holds_for: float = 0.0
 
     def win_bonus(self, continues: bool) -> float:
         """The level's win bonus in a variant where play goes on after a win, or not."""
@@ -162,7 +181,7 @@ LEVELS: dict[str, Level] = {
     "normal": Level("normal", Depth(slack=1, limit=3, breadth=0, plans=2, reach=1), "threat", 0.0, ahead=3,
                     continuing_bonus=8.0),
     "strong": Level("strong", Depth(slack=1, limit=3, breadth=0, plans=2, reach=1), "threat", 0.0, ahead=3, far=3,
-                    bonus=6.0, continuing_bonus=1.0, large=16.0, per_tile=True),
+                    bonus=6.0, continuing_bonus=1.0, large=16.0, per_tile=True, holds_for=10.0),
 }
 
 #: The share of the hand's own value a discard risks where another player's win would end
@@ -406,11 +425,11 @@ class AIPlayer:
         options = decision.options
         kind = decision.tile
         assert kind is not None
-        if any(o.do == "win" for o in options):
-            return _Choice(Action("win"), 0.0, f"win on {CODES[kind]}: a valid win is always taken")
         seat = decision.seat
         rules = self.rules(deal)
         seen = seen_of(deal, seat, rules)
+        if any(o.do == "win" for o in options):
+            return self._win_on_discard(rules, seen, kind)
         # A pung or chow is weighed unless it takes the hand further from ready. One that
         # leaves the shanten as it is still gains a set and a turn, and may head for the
         # value the hand lacks (one suit, pungs): the value model decides. Weighing these
@@ -490,6 +509,26 @@ class AIPlayer:
         if large:
             best.note += _LARGE_NOTE
         return best
+
+    def _win_on_discard(self, rules: Rules, seen: Seen, kind: int) -> _Choice:
+        """Win on a discard, unless the level holds its hand for a far larger win (a limit
+        hand only self-drawn): what the ready hand is expected to collect, in points, against
+        what the win does."""
+        take = _Choice(Action("win"), 0.0, f"win on {CODES[kind]}: a valid win is always taken")
+        if not self.level.holds_for or rules.continues:
+            return take
+        final = list(seen.counts)
+        final[kind] += 1
+        total = rules.totals(seen, seen.melds, tuple(final), kind)[0]
+        if total < 0:
+            return take
+        now = rules.income(total, False, seen.seat, seen.out, seen.dealer)
+        kept = rules.ready(seen, list(seen.counts), seen.melds, points=True)
+        if kept.ev <= self.level.holds_for * now:
+            take.note = f"win on {CODES[kind]}: collects {now}, the hand kept {kept.ev:.0f}"
+            return take
+        return _Choice(Action("pass"), kept.ev, f"pass the win on {CODES[kind]} (collects {now}): the hand kept "
+                                                f"collects {kept.ev:.0f} ({kept.summary()})")
 
     def _claim_margin(self, pass_score: float) -> float:
         if self.level.depth is None:

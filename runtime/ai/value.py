@@ -429,6 +429,10 @@ class Rules:
             return amount
         return self.scale * log(1.0 + amount / self.scale)
 
+    def _points(self, total: int, self_drawn: bool, seen: Seen) -> float:
+        """What a win worth ``total`` collects, in points (0 for an invalid one, -1)."""
+        return float(self.income(total, self_drawn, seen.seat, seen.out, seen.dealer)) if total >= 0 else 0.0
+
     def collected(self, total: int, self_drawn: bool, seen: Seen) -> float:
         """The utility of what a win worth ``total`` collects (0 for an invalid one, -1)."""
         if total < 0:
@@ -649,15 +653,18 @@ class Rules:
             return 0.0
         return self.utility(bonus) * max(0.0, p_ready - p_win) * (0.3 + 0.7 * seen.lateness)
 
-    def ready(self, seen: Seen, counts: list[int], melds: tuple[Meld, ...]) -> Estimate:
+    def ready(self, seen: Seen, counts: list[int], melds: tuple[Meld, ...], points: bool = False) -> Estimate:
         """A ready hand judged wait by wait: each wait that makes a valid win, at its unseen
-        copies, by the share of draws and discards it can win on."""
+        copies, by the share of draws and discards it can win on. ``points``: its worth in
+        points, what its wins collect and nothing else (no utility, no flat worth, nothing
+        for being ready at the end)."""
         view = View(tuple(k for k in range(34) for _ in range(counts[k])), melds, seen.flowers, seen.seat_wind,
                     seen.round_wind, seen.missing)
         kinds = self.analyst.wait_kinds(view)
         unseen = seen.unseen
         share = DISCARD_SHARE * (seen.active - 1)
-        flat = self.flat(seen)
+        flat = 0.0 if points else self.flat(seen)
+        gain = self._points if points else self.collected
         useful = 0
         rate = 0.0
         paid = 0.0
@@ -680,12 +687,12 @@ class Rules:
                 own = p if s >= 0 else 0.0
                 other = p * thrown if d >= 0 else 0.0
                 rate += u * (own + other)
-                paid += u * (p * self.collected(s, True, seen) + other * self.collected(d, False, seen)
-                             + (own + other) * flat)
+                paid += u * (p * gain(s, True, seen) + other * gain(d, False, seen) + (own + other) * flat)
             if u > best_u:
                 best_u, best = u, max(outcomes[0][1])
         if not useful:
-            return Estimate(0, 0, 0.0, 0.0, self.end_value(seen, 0.0, 1.0, 0) if kinds else 0.0, -1)
+            return Estimate(0, 0, 0.0, 0.0, self.end_value(seen, 0.0, 1.0, 0) if kinds and not points else 0.0, -1)
         p_win, _ = self.chance(0, round(rate / (1.0 + share)), seen)
         value = paid / rate
-        return Estimate(0, useful, p_win, value, p_win * value + self.end_value(seen, p_win, 1.0, best), best)
+        end = 0.0 if points else self.end_value(seen, p_win, 1.0, best)
+        return Estimate(0, useful, p_win, value, p_win * value + end, best)
