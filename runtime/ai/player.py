@@ -104,7 +104,8 @@ Levels (:data:`LEVELS`):
   (taking every win: +5.4, -2.1, +2.5, -0.9 and +2.2), its share of the wins 25.6%,
   25.1%, 25.2%, 25.4% and 24.9% (25.8%, 25.2%, 25.3%, 25.6% and 25.0%), its limit hands
   50 (39; a normal seat 35.5); the five together, 25.3% [25.0, 25.5] and +5.8 [+0.5,
-  +11.0] (25.4% [25.1, 25.6] and +1.4 [-3.2, +6.0]). Holding for 3 times as much also
+  +11.0] (25.4% [25.1, 25.6] and +1.4 [-3.2, +6.0]); seed 6, run after the choice, 25.4%
+  and +5.9, 14 limit hands (a normal seat 10.7). Holding for 3 times as much also
   held for wins of a few faan more self-drawn, passing some it then lost. Neither a level
   counting large wins closer to what they collect (the utility's scale x3: 23.3-23.8%
   of the wins) nor a deal-ending hazard twice as high (value.END_HAZARD: 26.0% of the
