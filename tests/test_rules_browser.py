@@ -116,10 +116,17 @@ def test_slider_values_carry_over_to_other_pages_and_visits(site: Path, browser)
     _set(page, "temperature", 90)
     warm = _paper(page)
     # A page's storage reaches the browser's shortly after it is written; a page of another
-    # process reads it from there. Once another page sees it, the next one will.
+    # process reads it from there when it loads (and may keep what it read). Once a page
+    # loaded later sees it, the next one will.
     probe = context.new_page()
-    probe.goto((site / "index.html").as_uri())
-    probe.wait_for_function("JSON.parse(localStorage.getItem('cardavia.display') || '{}').temperature == 90")
+    stored = "JSON.parse(localStorage.getItem('cardavia.display') || '{}').temperature"
+    for _ in range(60):
+        probe.goto((site / "index.html").as_uri())
+        if probe.evaluate(stored) == 90:
+            break
+        probe.wait_for_timeout(500)
+    else:
+        raise AssertionError("the stored values never reached another page")
     probe.close()
     page.goto((site / "zh-Hant" / "sichuan.html").as_uri())
     values = {n: page.locator(f'input[name="{n}"]').input_value() for n in ("contrast", "grain", "temperature")}
