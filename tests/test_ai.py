@@ -325,6 +325,17 @@ def test_strong_judges_its_close_discards_one_draw_ahead() -> None:
     assert ai.reason is not None and float(ai.reason.split()[2]) == pytest.approx(ahead[strong.tile], abs=0.01)
 
 
+def _offered_the_dealers_discard(dealer: str, seat1: str, extra: str,
+                                 tile: str) -> tuple[Deal, Action, Action, AIPlayer]:
+    """A Hong Kong deal where the dealer (holding ``dealer`` and ``extra``) discards ``tile``:
+    the deal, the normal and the strong level's answers for seat 1, and the strong player."""
+    deal = table("hk", {0: dealer, 1: seat1}, extra)
+    deal.act(0, Action("discard", tile=parse_tiles(tile)[0]))
+    normal, _ = ask(deal, 1, "normal")
+    strong, ai = ask(deal, 1, "strong")
+    return deal, normal, strong, ai
+
+
 def test_strong_weighs_a_claim_two_steps_from_ready_one_draw_ahead() -> None:
     # Two steps from ready (seven pairs, or sets), seat 1 is offered the dealer's 3p for a
     # chow with 1p2p: it leaves a hand one step from ready whose completions make no valid
@@ -332,10 +343,8 @@ def test_strong_weighs_a_claim_two_steps_from_ready_one_draw_ahead() -> None:
     # one draw ahead (its best discard is one step from ready) and passing as it is, and
     # chows; the strong level judges passing one draw ahead too, and passes, with the score
     # that look-ahead gives. (Here the hand is a large one: both levels count the same bonus.)
-    deal = table("hk", {0: "2m8m3p3p6p7p8p9p1z1z2z4z5z", 1: "3m3m4m5m5m7m9m9m1p2p6p6p7p"}, "2z")
-    deal.act(0, Action("discard", tile=parse_tiles("3p")[0]))
-    normal, _ = ask(deal, 1, "normal")
-    strong, ai = ask(deal, 1, "strong")
+    deal, normal, strong, ai = _offered_the_dealers_discard("2m8m3p3p6p7p8p9p1z1z2z4z5z", "3m3m4m5m5m7m9m9m1p2p6p6p7p",
+                                                            "2z", "3p")
     assert normal.do == "chow" and strong.do == "pass", ai.reason
     rules = rules_of(deal.variant)
     seen = seen_of(deal, 1, rules)
@@ -648,10 +657,8 @@ def test_strong_holds_a_hand_that_is_a_limit_hand_self_drawn(monkeypatch: pytest
     # it is all pungs; self-drawn, either wait makes it a limit hand (24,576 points). The
     # normal level wins at once; the strong level passes, three copies still unseen, and
     # takes the win when it holds only for more than the kept hand is worth.
-    deal = table("hk", {0: "5s1p2p3p4p5p6p7p8p1z2z3z4z", 1: "1m1m1m9p9p9p2s2s2s5s5s7z7z"}, "6z")
-    deal.act(0, Action("discard", tile=parse_tiles("5s")[0]))
-    normal, _ = ask(deal, 1, "normal")
-    strong, ai = ask(deal, 1, "strong")
+    deal, normal, strong, ai = _offered_the_dealers_discard("5s1p2p3p4p5p6p7p8p1z2z3z4z", "1m1m1m9p9p9p2s2s2s5s5s7z7z",
+                                                            "6z", "5s")
     assert normal.do == "win" and strong.do == "pass", ai.reason
     rules = rules_of(deal.variant)
     seen = seen_of(deal, 1, rules)

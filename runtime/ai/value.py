@@ -435,9 +435,7 @@ class Rules:
 
     def collected(self, total: int, self_drawn: bool, seen: Seen) -> float:
         """The utility of what a win worth ``total`` collects (0 for an invalid one, -1)."""
-        if total < 0:
-            return 0.0
-        return self.utility(self.income(total, self_drawn, seen.seat, seen.out, seen.dealer))
+        return self.utility(self._points(total, self_drawn, seen))
 
     def exit_value(self, seen: Seen) -> float:
         """Where play goes on after a win, what winning also saves: the payments a player
