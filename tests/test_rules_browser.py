@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browsers import PHONE, launched
+from browsers import ARGS, PHONE, chromium_path, launched
 from cardavia.compiler import shipped_variants
 
 from cardavia.cli import main
@@ -107,8 +107,12 @@ def test_temperature_runs_from_cool_to_warm(site: Path, phone) -> None:
     assert warmth[0] < 0 < warmth[100], "0 is bluish, 100 yellowish"
 
 
-def test_slider_values_carry_over_to_other_pages_and_visits(site: Path, browser) -> None:
-    context = browser.new_context(viewport=PHONE)
+def test_slider_values_carry_over_to_other_pages_and_visits(site: Path, browser, tmp_path: Path) -> None:
+    # A profile kept on disk, as a reader's browser has: Playwright's default contexts are
+    # incognito, where Chromium now and then showed a file:// page empty storage (3 loads
+    # in 100 on a busy machine; none in 100 with a profile).
+    context = browser.browser_type.launch_persistent_context(
+        tmp_path / "profile", executable_path=chromium_path(), args=ARGS, viewport=PHONE)
     page = context.new_page()
     page.goto((site / "de" / "mcr.html").as_uri())
     _set(page, "grain", 80)
