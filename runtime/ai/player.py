@@ -523,12 +523,12 @@ class AIPlayer:
         total = rules.totals(seen, seen.melds, tuple(final), kind)[0]
         if total < 0:
             return take
-        now = rules.income(total, False, seen.seat, seen.out, seen.dealer)
+        now = rules.points(total, False, seen)
         kept = rules.ready(seen, list(seen.counts), seen.melds, points=True)
         if kept.ev <= self.level.holds_for * now:
-            take.note = f"win on {CODES[kind]}: collects {now}, the hand kept {kept.ev:.0f}"
+            take.note = f"win on {CODES[kind]}: collects {now:.0f}, the hand kept {kept.ev:.0f}"
             return take
-        return _Choice(Action("pass"), kept.ev, f"pass the win on {CODES[kind]} (collects {now}): the hand kept "
+        return _Choice(Action("pass"), kept.ev, f"pass the win on {CODES[kind]} (collects {now:.0f}): the hand kept "
                                                 f"collects {kept.ev:.0f} ({kept.summary()})")
 
     def _claim_margin(self, pass_score: float) -> float:

@@ -429,13 +429,13 @@ class Rules:
             return amount
         return self.scale * log(1.0 + amount / self.scale)
 
-    def _points(self, total: int, self_drawn: bool, seen: Seen) -> float:
+    def points(self, total: int, self_drawn: bool, seen: Seen) -> float:
         """What a win worth ``total`` collects, in points (0 for an invalid one, -1)."""
         return float(self.income(total, self_drawn, seen.seat, seen.out, seen.dealer)) if total >= 0 else 0.0
 
     def collected(self, total: int, self_drawn: bool, seen: Seen) -> float:
         """The utility of what a win worth ``total`` collects (0 for an invalid one, -1)."""
-        return self.utility(self._points(total, self_drawn, seen))
+        return self.utility(self.points(total, self_drawn, seen))
 
     def exit_value(self, seen: Seen) -> float:
         """Where play goes on after a win, what winning also saves: the payments a player
@@ -662,7 +662,7 @@ class Rules:
         unseen = seen.unseen
         share = DISCARD_SHARE * (seen.active - 1)
         flat = 0.0 if points else self.flat(seen)
-        gain = self._points if points else self.collected
+        gain = self.points if points else self.collected
         useful = 0
         rate = 0.0
         paid = 0.0
