@@ -1,6 +1,7 @@
 // Display settings, applied before the page is drawn: the three sliders' values (0-100,
 // 50 neutral) become colours and the grain's opacity. Kept in localStorage, so they
-// carry over between pages and visits (file:// pages too); without storage, 50 each.
+// carry over between pages and visits (pages opened from disk share it only where the
+// browser gives file:// pages one storage); without storage, 50 each.
 (function () {
   var KEY = "cardavia.display";
   function mix(a, b, t) {  // two "#rrggbb" colours, t from 0 (a) to 1 (b)
